@@ -1,0 +1,241 @@
+"""Checking what content files mean: required fields, types, references between items.
+
+`validate_content` returns every problem at once (as `file:line: reason`) so an author
+fixes a whole batch in one go; nothing is applied while any problem remains.
+"""
+
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from courses.content_files import ContentError, ContentFiles, SourceFile
+from courses.models import Exercise, Figure
+
+ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text")
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    types: tuple[type, ...]
+    required: bool = True
+
+
+def _rules(required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]):
+    rules = {name: FieldRule(types) for name, types in required.items()}
+    rules.update({name: FieldRule(types, required=False) for name, types in optional.items()})
+    return rules
+
+
+STR = (str,)
+INT = (int,)
+NUMBER = (int, float)
+TABLE = (dict,)
+LIST = (list,)
+
+MODULE_FIELDS = _rules(
+    {"uuid": STR, "slug": STR, "number": STR, "title": STR},
+    {"intro": STR, "references": LIST},
+)
+SECTION_FIELDS = _rules(
+    {"uuid": STR, "number": STR, "slug": STR, "title": STR, "order": INT},
+    {"label": STR},
+)
+FIGURE_FIELDS = _rules(
+    {"uuid": STR, "slug": STR, "section": STR, "number": STR, "title": STR, "kind": STR},
+    {"instructions": STR, "caption": STR, "in_words": STR, "data": TABLE},
+)
+LAB_FIELDS = _rules(
+    {"uuid": STR, "slug": STR, "section": STR, "title": STR, "simulation": STR},
+    {"description": STR, "order": INT, "params": TABLE},
+)
+EXERCISE_FIELDS = _rules(
+    {"uuid": STR, "slug": STR, "kind": STR, "section": STR, "title": STR, "prompt": STR,
+     "parts": LIST},
+    {"order": INT, "parameters": TABLE, "derived": TABLE, "max_attempts": INT,
+     "penalty": NUMBER},
+)
+PART_REQUIRED = {"key": STR, "type": STR}
+PART_OPTIONAL = {"points": NUMBER, "prompt": STR}
+
+SpecValidator = Callable[[dict[str, Any]], list[str]]
+LabParamsValidator = Callable[[str, dict[str, Any]], list[str]]
+
+
+@dataclass
+class Validators:
+    """Hooks into the other apps: the grading registry checks part specs, labs their schema."""
+
+    part_spec: SpecValidator | None = None
+    lab: LabParamsValidator | None = None
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.errors: list[ContentError] = []
+
+    def add(self, source: SourceFile, keys: Iterable[str | int], reason: str) -> None:
+        self.errors.append(ContentError(source.display_path, source.line_of(*keys), reason))
+
+
+def _check_fields(
+    out: _Collector, source: SourceFile, data: dict[str, Any], rules: dict[str, FieldRule],
+    prefix: tuple[str | int, ...] = (),
+) -> None:
+    for name, rule in rules.items():
+        if name not in data:
+            if rule.required:
+                where = ".".join(str(p) for p in prefix) or source.kind
+                out.add(source, prefix, f"missing required field '{name}' in {where}")
+            continue
+        value = data[name]
+        if isinstance(value, bool) or not isinstance(value, rule.types):
+            expected = " or ".join(t.__name__ for t in rule.types)
+            out.add(source, (*prefix, name), f"'{name}' must be {expected}, not {type(value).__name__}")
+        elif isinstance(value, str) and rule.types == STR and not value.strip():
+            out.add(source, (*prefix, name), f"'{name}' must not be empty")
+
+
+def _check_unknown(
+    out: _Collector, source: SourceFile, data: dict[str, Any], known: Iterable[str]
+) -> None:
+    for name in sorted(set(data) - set(known)):
+        out.add(source, (name,), f"unknown field '{name}'")
+
+
+def _check_uuid(out: _Collector, source: SourceFile, seen: dict[str, str]) -> None:
+    raw = source.data.get("uuid")
+    if not isinstance(raw, str):
+        return
+    try:
+        value = str(uuid.UUID(raw))
+    except ValueError:
+        out.add(source, ("uuid",), f"'{raw}' is not a valid uuid")
+        return
+    if value in seen:
+        out.add(source, ("uuid",), f"uuid {value} is already used by {seen[value]}")
+    seen[value] = source.display_path
+
+
+def _check_unique(
+    out: _Collector, sources: list[SourceFile], field_name: str, what: str
+) -> None:
+    seen: dict[Any, str] = {}
+    for source in sources:
+        value = source.data.get(field_name)
+        if value is None:
+            continue
+        if value in seen:
+            out.add(source, (field_name,), f"{what} {field_name} '{value}' is already used by {seen[value]}")
+        seen[value] = source.display_path
+
+
+def _check_section_ref(
+    out: _Collector, source: SourceFile, section_numbers: set[str]
+) -> None:
+    number = source.data.get("section")
+    if isinstance(number, str) and number not in section_numbers:
+        known = ", ".join(sorted(section_numbers))
+        out.add(source, ("section",), f"section '{number}' does not exist (known: {known})")
+
+
+def _check_parts(out: _Collector, source: SourceFile, validators: Validators) -> None:
+    parts = source.data.get("parts")
+    if not isinstance(parts, list):
+        return
+    if not parts:
+        out.add(source, ("parts",), "an exercise needs at least one [[parts]] table")
+    keys: set[str] = set()
+    for index, part in enumerate(parts):
+        where: tuple[str | int, ...] = ("parts", index)
+        if not isinstance(part, dict):
+            out.add(source, where, f"part {index + 1} must be a table")
+            continue
+        _check_fields(out, source, part, _rules(PART_REQUIRED, PART_OPTIONAL), where)
+        key = part.get("key")
+        if isinstance(key, str):
+            if key in keys:
+                out.add(source, (*where, "key"), f"part key '{key}' appears twice")
+            keys.add(key)
+        answer_type = part.get("type")
+        if isinstance(answer_type, str) and answer_type not in ANSWER_TYPES:
+            out.add(source, (*where, "type"),
+                    f"unknown answer type '{answer_type}' (use one of {', '.join(ANSWER_TYPES)})")
+            continue
+        if validators.part_spec is not None and isinstance(answer_type, str):
+            for problem in validators.part_spec(_part_context(source, part)):
+                out.add(source, (*where, _problem_key(problem, part)), f"part '{key}': {problem}")
+
+
+def _part_context(source: SourceFile, part: dict[str, Any]) -> dict[str, Any]:
+    """The part spec plus its exercise's variant definitions, which references may use."""
+    return {
+        "spec": part,
+        "parameters": source.data.get("parameters", {}),
+        "derived": source.data.get("derived", {}),
+    }
+
+
+def _problem_key(problem: str, part: dict[str, Any]) -> str:
+    """Point the line at the field a problem names, when it names one."""
+    for name in part:
+        if f"'{name}'" in problem or problem.startswith(name):
+            return name
+    return "key"
+
+
+def validate_content(files: ContentFiles, validators: Validators | None = None) -> list[ContentError]:
+    """All problems in `files`, sorted by file and line; an empty list means safe to apply."""
+    validators = validators or Validators()
+    out = _Collector()
+    out.errors.extend(files.errors)
+    uuids: dict[str, str] = {}
+
+    if files.module is not None:
+        _check_fields(out, files.module, files.module.data, MODULE_FIELDS)
+        _check_unknown(out, files.module, files.module.data, MODULE_FIELDS)
+        _check_uuid(out, files.module, uuids)
+
+    for source in files.sections:
+        _check_fields(out, source, source.data, SECTION_FIELDS)
+        _check_unknown(out, source, source.data, SECTION_FIELDS)
+        _check_uuid(out, source, uuids)
+        if not source.body.strip():
+            out.add(source, (), "the section has no body text")
+    _check_unique(out, files.sections, "number", "section")
+    _check_unique(out, files.sections, "slug", "section")
+    numbers = {s.data["number"] for s in files.sections if isinstance(s.data.get("number"), str)}
+
+    for source in files.figures:
+        _check_fields(out, source, source.data, FIGURE_FIELDS)
+        _check_unknown(out, source, source.data, FIGURE_FIELDS)
+        _check_uuid(out, source, uuids)
+        _check_section_ref(out, source, numbers)
+        kind = source.data.get("kind")
+        if isinstance(kind, str) and kind not in Figure.Kind.values:
+            out.add(source, ("kind",), f"unknown figure kind '{kind}' (use one of {', '.join(Figure.Kind.values)})")
+    _check_unique(out, files.figures, "slug", "figure")
+
+    for source in files.labs:
+        _check_fields(out, source, source.data, LAB_FIELDS)
+        _check_unknown(out, source, source.data, LAB_FIELDS)
+        _check_uuid(out, source, uuids)
+        _check_section_ref(out, source, numbers)
+        simulation = source.data.get("simulation")
+        if validators.lab is not None and isinstance(simulation, str):
+            for problem in validators.lab(simulation, source.data.get("params", {})):
+                out.add(source, ("simulation",), problem)
+    _check_unique(out, files.labs, "slug", "lab")
+
+    for source in files.exercises:
+        _check_fields(out, source, source.data, EXERCISE_FIELDS)
+        _check_unknown(out, source, source.data, EXERCISE_FIELDS)
+        _check_uuid(out, source, uuids)
+        _check_section_ref(out, source, numbers)
+        kind = source.data.get("kind")
+        if isinstance(kind, str) and kind not in Exercise.Kind.values:
+            out.add(source, ("kind",), f"unknown exercise kind '{kind}' (use one of {', '.join(Exercise.Kind.values)})")
+        _check_parts(out, source, validators)
+    _check_unique(out, files.exercises, "slug", "exercise")
+
+    return sorted(set(out.errors), key=lambda e: (e.path, e.line, e.reason))

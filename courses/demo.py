@@ -1,0 +1,53 @@
+"""Demo data for trying the service locally: never used in production."""
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from courses.models import Course, Enrollment, Module
+from courses.services import course_create, enrollment_set
+
+DEMO_PASSWORD = "demo-pass-5"  # noqa: S105 (printed for the demo; not a real secret)
+DEMO_MODULE_SLUG = "module-05"
+
+
+@dataclass
+class DemoResult:
+    course: Course
+    accounts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -> DemoResult | None:
+    """Create a course run of Module 5 with `instructor`, `ta` and `student1..N`.
+
+    Idempotent: existing users keep their passwords and enrolments are updated in place.
+    Returns None (doing nothing) when `only_if_empty` and a course exists already.
+    Requires the module to have been synced (`sync_content`).
+    """
+    with transaction.atomic(durable=True):
+        if only_if_empty and Course.objects.exists():
+            return None
+        module = Module.objects.active().filter(slug=DEMO_MODULE_SLUG).first()
+        if module is None:
+            raise LookupError("Module 5 is not loaded: run `manage.py sync_content` first.")
+        course = course_create(slug=course_slug, title=f"{module} (demo)", module=module)
+        result = DemoResult(course=course)
+        wanted = [("instructor", Enrollment.Role.INSTRUCTOR, ""), ("ta", Enrollment.Role.TA, "")]
+        wanted += [
+            (f"student{i}", Enrollment.Role.STUDENT, "A" if i % 2 else "B")
+            for i in range(1, students + 1)
+        ]
+        user_model = get_user_model()
+        for username, role, group in wanted:
+            user, created = user_model.objects.get_or_create(
+                username=username,
+                defaults={"first_name": username.capitalize(), "email": f"{username}@example.org"},
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.is_staff = user.is_superuser = role == Enrollment.Role.INSTRUCTOR
+                user.save()
+            enrollment_set(course=course, user=user, role=role, group=group)
+            result.accounts.append((username, role.label))
+        return result

@@ -1,0 +1,193 @@
+"""Course content as synced from files (keyed by uuid), course runs and enrolments."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class ContentQuerySet(models.QuerySet):
+    """Queries over synced content; archived rows are kept for the work attached to them."""
+
+    def active(self) -> "ContentQuerySet":
+        return self.filter(archived_at__isnull=True)
+
+
+class ContentItem(models.Model):
+    """Fields every synced item has: a stable uuid, its source file, archive time."""
+
+    uuid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
+    source_path = models.CharField(max_length=300, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ContentQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+
+class Module(ContentItem):
+    slug = models.SlugField(max_length=100, unique=True)
+    number = models.CharField(max_length=10)
+    title = models.CharField(max_length=200)
+    intro = models.TextField(blank=True)
+    references = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"Module {self.number}: {self.title}"
+
+
+class Section(ContentItem):
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="sections")
+    number = models.CharField(max_length=10)
+    slug = models.SlugField(max_length=100)
+    title = models.CharField(max_length=300)
+    body = models.TextField(blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["module", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["module", "number"],
+                condition=models.Q(archived_at__isnull=True),
+                name="section_number_unique_when_active",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.title}"
+
+
+class Figure(ContentItem):
+    class Kind(models.TextChoices):
+        WORD_VECTORS = "word-vectors", "Word vectors"
+        ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
+
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="figures")
+    slug = models.SlugField(max_length=100, unique=True)
+    number = models.CharField(max_length=10)
+    title = models.CharField(max_length=300)
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    instructions = models.TextField(blank=True)
+    caption = models.TextField(blank=True)
+    in_words = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"Figure {self.number}: {self.title}"
+
+
+class Lab(ContentItem):
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="labs")
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="labs")
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=300)
+    simulation = models.CharField(max_length=50)
+    description = models.TextField(blank=True)
+    param_schema = models.JSONField(default=dict, blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["module", "order"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Exercise(ContentItem):
+    class Kind(models.TextChoices):
+        CHECK = "check", "Check"
+        APPLY = "apply", "Apply"
+        EXTEND = "extend", "Extend"
+        PREDICT = "predict", "Predict, then try"
+
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="exercises")
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="exercises")
+    slug = models.SlugField(max_length=100, unique=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    title = models.CharField(max_length=200)
+    prompt = models.TextField()
+    order = models.PositiveIntegerField(default=0)
+    parameters = models.JSONField(default=dict, blank=True)
+    derived = models.JSONField(default=dict, blank=True)
+    max_attempts = models.PositiveIntegerField(default=0, help_text="0 means unlimited")
+    penalty = models.FloatField(default=0.0, help_text="score fraction lost per extra attempt")
+
+    class Meta:
+        ordering = ["module", "order"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.slug})"
+
+
+class Part(models.Model):
+    """One answer box of an exercise; identified by its key within the exercise."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="parts")
+    key = models.SlugField(max_length=50)
+    answer_type = models.CharField(max_length=20)
+    prompt = models.TextField(blank=True)
+    spec = models.JSONField(default=dict)
+    points = models.FloatField(default=1.0)
+    order = models.PositiveIntegerField(default=0)
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ContentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["exercise", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["exercise", "key"], name="part_key_unique_per_exercise")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.exercise.slug}/{self.key}"
+
+
+class Course(models.Model):
+    """A run of a module for one class of students."""
+
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="courses")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Enrollment(models.Model):
+    class Role(models.TextChoices):
+        STUDENT = "student", "Student"
+        TA = "ta", "Teaching assistant"
+        INSTRUCTOR = "instructor", "Instructor"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="enrollments"
+    )
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="enrollments")
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
+    group = models.CharField(max_length=50, blank=True, help_text="section/group label")
+    external_id = models.CharField(max_length=200, blank=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "course"], name="one_enrollment_per_course")
+        ]
+        indexes = [models.Index(fields=["course", "role", "group"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course} as {self.role}"
+
+    @property
+    def is_staff_role(self) -> bool:
+        return self.role in (self.Role.TA, self.Role.INSTRUCTOR)

@@ -1,0 +1,46 @@
+"""Reads for courses: which courses a user may see, and a course's module content."""
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from courses.models import Course, Enrollment, Exercise, Figure, Lab, Section
+
+
+def course_list_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Course]:
+    """Courses in which `user` has an active enrolment, any role."""
+    if not user.is_authenticated:
+        return Course.objects.none()
+    return (
+        Course.objects.filter(enrollments__user=user, enrollments__is_active=True)
+        .select_related("module")
+        .order_by("title")
+    )
+
+
+def enrollment_get(*, user: AbstractBaseUser | AnonymousUser, course_slug: str) -> Enrollment:
+    """The user's active enrolment in the course; Http404 if none (a course not yours is not shown)."""
+    if not user.is_authenticated:
+        raise Http404("No such course.")
+    enrollment = (
+        Enrollment.objects.select_related("course__module")
+        .filter(user=user, course__slug=course_slug, is_active=True)
+        .first()
+    )
+    if enrollment is None:
+        raise Http404("No such course.")
+    return enrollment
+
+
+def module_sections(*, course: Course) -> QuerySet[Section]:
+    """The course module's active sections in order, with their figures, labs and exercises."""
+    return (
+        Section.objects.active()
+        .filter(module_id=course.module_id)
+        .order_by("order")
+        .prefetch_related(
+            Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
+            Prefetch("labs", queryset=Lab.objects.active().order_by("order")),
+            Prefetch("exercises", queryset=Exercise.objects.active().order_by("order")),
+        )
+    )

@@ -1,0 +1,14 @@
+"""Template filters for course content."""
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from courses.rendering import render_markdown
+
+register = template.Library()
+
+
+@register.filter(name="markdown")
+def markdown_filter(text: str) -> SafeString:
+    """Render trusted content Markdown (authored in git, never student input) with MathML."""
+    return mark_safe(render_markdown(text))  # noqa: S308 (content files are trusted authoring)

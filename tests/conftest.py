@@ -1,0 +1,76 @@
+"""Shared fixtures: the synced Module 5, named users and their enrolments, service checks."""
+
+import os
+import socket
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+from courses.models import Course, Enrollment, Module
+from courses.services import content_sync
+from tests.factories import CourseFactory, EnrollmentFactory, UserFactory
+
+CONTENT_ROOT = Path(settings.CONTENT_ROOT)
+
+
+def service_available(url: str) -> bool:
+    """Whether a TCP service named by `url` answers on its port."""
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 0), 1):
+            return True
+    except OSError:
+        return False
+
+
+def require_service(name: str, url: str) -> None:
+    """Skip when a service is missing locally; fail in CI, where a skip would hide a gap."""
+    if service_available(url):
+        return
+    message = f"{name} is not reachable at {url}"
+    if os.environ.get("CI"):
+        pytest.fail(f"{message} (CI must provide it)")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def module_05(db) -> Module:
+    """Module 5 synced from the repository's content files."""
+    content_sync(root=CONTENT_ROOT)
+    return Module.objects.get(slug="module-05")
+
+
+@pytest.fixture
+def course(module_05: Module) -> Course:
+    return CourseFactory(module=module_05, slug="rnn-autumn", title="RNNs, autumn")
+
+
+@pytest.fixture
+def other_course(module_05: Module) -> Course:
+    return CourseFactory(module=module_05, slug="rnn-spring", title="RNNs, spring")
+
+
+@pytest.fixture
+def alice(course: Course):
+    """A student of `course`."""
+    user = UserFactory(username="alice")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    return user
+
+
+@pytest.fixture
+def bob(course: Course):
+    """Another student of `course`."""
+    user = UserFactory(username="bob")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    return user
+
+
+@pytest.fixture
+def irene(course: Course):
+    """The instructor of `course`."""
+    user = UserFactory(username="irene")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.INSTRUCTOR)
+    return user

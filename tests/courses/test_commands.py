@@ -1,0 +1,63 @@
+"""The sync_content and seed_demo management commands."""
+
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from courses.demo import DEMO_PASSWORD
+from courses.models import Course, Enrollment
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_sync_content_twice_reports_no_change_the_second_time():
+    first = _run("sync_content")
+    second = _run("sync_content")
+    assert "0 changed" not in first
+    assert second.strip().startswith("0 changed")
+
+
+def test_sync_content_refuses_a_corrupted_file_with_file_and_line(tmp_path: Path):
+    root = tmp_path / "module-05"
+    shutil.copytree(Path(settings.CONTENT_ROOT) / "module-05", root)
+    bad = root / "exercises" / "apply-3-context-value.toml"
+    bad.write_text(bad.read_text(encoding="utf-8") + "\n[[parts]\n", encoding="utf-8")
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing was applied"):
+        call_command("sync_content", str(root), stdout=StringIO(), stderr=err)
+    assert "module-05/exercises/apply-3-context-value.toml:" in err.getvalue()
+    assert Course.objects.count() == 0
+
+
+def test_seed_demo_creates_instructor_ta_and_students_who_can_sign_in():
+    _run("sync_content")
+    output = _run("seed_demo", "--students", "4")
+    assert DEMO_PASSWORD in output
+    roles = dict(Enrollment.objects.values_list("user__username", "role"))
+    assert roles == {"instructor": "instructor", "ta": "ta", "student1": "student",
+                     "student2": "student", "student3": "student", "student4": "student"}
+    assert get_user_model().objects.get(username="student1").check_password(DEMO_PASSWORD)
+
+
+def test_seed_demo_if_empty_leaves_an_existing_database_alone():
+    _run("sync_content")
+    _run("seed_demo", "--students", "1")
+    output = _run("seed_demo", "--students", "5", "--if-empty")
+    assert "not seeded" in output
+    assert Enrollment.objects.filter(role="student").count() == 1
+
+
+def test_seed_demo_before_sync_explains_what_to_do():
+    with pytest.raises(LookupError, match="sync_content"):
+        _run("seed_demo")

@@ -1,0 +1,45 @@
+"""Course selectors: a user sees only the courses they are enrolled in, whatever their role."""
+
+import pytest
+from django.http import Http404
+
+from courses.models import Enrollment
+from courses.selectors import course_list_for_user, enrollment_get, module_sections
+from tests.factories import EnrollmentFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_student_lists_only_their_own_course(alice, course, other_course):
+    assert list(course_list_for_user(user=alice)) == [course]
+
+
+def test_student_cannot_open_another_course(alice, other_course):
+    with pytest.raises(Http404):
+        enrollment_get(user=alice, course_slug=other_course.slug)
+
+
+def test_instructor_of_one_course_cannot_open_another(irene, other_course):
+    with pytest.raises(Http404):
+        enrollment_get(user=irene, course_slug=other_course.slug)
+
+
+def test_deactivated_enrolment_hides_the_course(alice, course):
+    Enrollment.objects.filter(user=alice).update(is_active=False)
+    assert list(course_list_for_user(user=alice)) == []
+    with pytest.raises(Http404):
+        enrollment_get(user=alice, course_slug=course.slug)
+
+
+def test_ta_enrolment_is_a_staff_role(course, alice):
+    ta = EnrollmentFactory(course=course, role=Enrollment.Role.TA)
+    assert ta.is_staff_role
+    assert not Enrollment.objects.get(user=alice).is_staff_role
+
+
+def test_module_sections_load_in_a_constant_number_of_queries(course, django_assert_num_queries):
+    with django_assert_num_queries(4):
+        sections = list(module_sections(course=course))
+        for section in sections:
+            list(section.figures.all()), list(section.labs.all()), list(section.exercises.all())
+    assert len(sections) == 7
