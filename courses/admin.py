@@ -1,5 +1,7 @@
 """Django admin for content, course runs and enrolments (content is authored in files)."""
 
+from typing import Any
+
 from django.contrib import admin
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
@@ -9,10 +11,10 @@ class ArchivedFilter(admin.SimpleListFilter):
     title = "status"
     parameter_name = "archived"
 
-    def lookups(self, request, model_admin):  # type: ignore[no-untyped-def]
+    def lookups(self, request: Any, model_admin: Any) -> tuple[tuple[str, str], ...]:
         return (("no", "Active"), ("yes", "Archived"))
 
-    def queryset(self, request, queryset):  # type: ignore[no-untyped-def]
+    def queryset(self, request: Any, queryset: Any) -> Any:
         if self.value() == "no":
             return queryset.filter(archived_at__isnull=True)
         if self.value() == "yes":

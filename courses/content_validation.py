@@ -5,7 +5,7 @@ fixes a whole batch in one go; nothing is applied while any problem remains.
 """
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,9 @@ class FieldRule:
     required: bool = True
 
 
-def _rules(required: dict[str, tuple[type, ...]], optional: dict[str, tuple[type, ...]]):
+def _rules(
+    required: Mapping[str, tuple[type, ...]], optional: Mapping[str, tuple[type, ...]]
+) -> dict[str, FieldRule]:
     rules = {name: FieldRule(types) for name, types in required.items()}
     rules.update({name: FieldRule(types, required=False) for name, types in optional.items()})
     return rules
@@ -139,6 +141,14 @@ def _check_section_ref(
         out.add(source, ("section",), f"section '{number}' does not exist (known: {known})")
 
 
+def _check_choice(
+    out: _Collector, source: SourceFile, name: str, allowed: list[str], what: str
+) -> None:
+    value = source.data.get(name)
+    if isinstance(value, str) and value not in allowed:
+        out.add(source, (name,), f"unknown {what} '{value}' (use one of {', '.join(allowed)})")
+
+
 def _check_parts(out: _Collector, source: SourceFile, validators: Validators) -> None:
     parts = source.data.get("parts")
     if not isinstance(parts, list):
@@ -211,9 +221,7 @@ def validate_content(files: ContentFiles, validators: Validators | None = None) 
         _check_unknown(out, source, source.data, FIGURE_FIELDS)
         _check_uuid(out, source, uuids)
         _check_section_ref(out, source, numbers)
-        kind = source.data.get("kind")
-        if isinstance(kind, str) and kind not in Figure.Kind.values:
-            out.add(source, ("kind",), f"unknown figure kind '{kind}' (use one of {', '.join(Figure.Kind.values)})")
+        _check_choice(out, source, "kind", Figure.Kind.values, "figure kind")
     _check_unique(out, files.figures, "slug", "figure")
 
     for source in files.labs:
@@ -232,9 +240,7 @@ def validate_content(files: ContentFiles, validators: Validators | None = None) 
         _check_unknown(out, source, source.data, EXERCISE_FIELDS)
         _check_uuid(out, source, uuids)
         _check_section_ref(out, source, numbers)
-        kind = source.data.get("kind")
-        if isinstance(kind, str) and kind not in Exercise.Kind.values:
-            out.add(source, ("kind",), f"unknown exercise kind '{kind}' (use one of {', '.join(Exercise.Kind.values)})")
+        _check_choice(out, source, "kind", Exercise.Kind.values, "exercise kind")
         _check_parts(out, source, validators)
     _check_unique(out, files.exercises, "slug", "exercise")
 

@@ -1,13 +1,13 @@
 """Reads for courses: which courses a user may see, and a course's module content."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Section
 
 
-def course_list_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Course]:
+def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
     """Courses in which `user` has an active enrolment, any role."""
     if not user.is_authenticated:
         return Course.objects.none()
@@ -18,7 +18,7 @@ def course_list_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[
     )
 
 
-def enrollment_get(*, user: AbstractBaseUser | AnonymousUser, course_slug: str) -> Enrollment:
+def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollment:
     """The user's active enrolment in the course; Http404 if none (a course not yours is not shown)."""
     if not user.is_authenticated:
         raise Http404("No such course.")

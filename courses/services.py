@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.utils import timezone
 
@@ -118,7 +118,8 @@ class _ContentApplier:
         self.now = timezone.now()
 
     def apply(self) -> None:
-        assert self.files.module is not None  # validated
+        if self.files.module is None:  # validation reports a missing module.toml first
+            raise ContentInvalid([ContentError(str(self.files.root), 1, "module.toml is missing")])
         module = self._upsert(Module, self.files.module, self._module_fields(self.files.module))
         sections = {
             s.data["number"]: self._upsert(Section, s, self._section_fields(s, module))
@@ -259,7 +260,8 @@ def _field_value(obj: models.Model, name: str) -> Any:
     """The current value of a field, comparing foreign keys by instance without a query."""
     field_obj = obj._meta.get_field(name)
     if isinstance(field_obj, models.ForeignKey):
-        return field_obj.related_model._default_manager.model(pk=getattr(obj, field_obj.attname))
+        related: type[models.Model] = field_obj.related_model  # type: ignore[assignment]
+        return related(pk=getattr(obj, field_obj.attname))
     return getattr(obj, name)
 
 
@@ -272,7 +274,7 @@ def course_create(*, slug: str, title: str, module: Module) -> Course:
 
 @transaction.atomic
 def enrollment_set(
-    *, course: Course, user: AbstractBaseUser, role: str, group: str = ""
+    *, course: Course, user: User, role: str, group: str = ""
 ) -> Enrollment:
     """Enrol `user` in `course` with `role` (updating role/group if already enrolled)."""
     enrollment, _ = Enrollment.objects.update_or_create(

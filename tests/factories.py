@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 
 from courses.models import Course, Enrollment
 
-TEST_PASSWORD = "correct horse battery staple"  # noqa: S105
+TEST_PASSWORD = "correct horse battery staple"
 
 
 class UserFactory(factory.django.DjangoModelFactory):

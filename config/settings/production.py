@@ -2,7 +2,7 @@
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings.base import *  # noqa: F403
+from config.settings.base import *
 from config.settings.base import DEBUG, SECRET_KEY, env
 
 if not DEBUG and not SECRET_KEY:

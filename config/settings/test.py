@@ -1,6 +1,6 @@
 """Test settings: fast hashing, the database and broker from the environment if given."""
 
-from config.settings.base import *  # noqa: F403
+from config.settings.base import *
 
 DEBUG = False
 SECRET_KEY = "test-key-not-secret"  # noqa: S105

@@ -1,0 +1,96 @@
+"""Predictions graded against a lab: the prediction is stored (locked), a run is requested,
+and when the run finishes the prediction is graded against what the lab measured.
+
+A part opts in with `lab = "<lab slug>"` and `measure = "<result key>"` in its spec;
+`lab_params` may map lab parameters to the exercise's variant parameters (by name).
+"""
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import Lab
+from grading.checkers import GRADER_VERSION, grade
+from grading.models import Submission
+from grading.variant_assignment import variant_for
+from labs.models import LabRun
+
+logger = logging.getLogger(__name__)
+
+
+def measured_value(result: dict[str, Any], measure: str) -> Any:
+    """The value at dotted path `measure` in a lab result (e.g. "nearest" or "norm_at_40.0")."""
+    value: Any = result
+    for step in measure.split("."):
+        value = value[int(step)] if isinstance(value, list) else value[step]
+    return value
+
+
+def spec_against_measurement(spec: dict[str, Any], measured: Any) -> dict[str, Any]:
+    """The part's spec with its reference replaced by the measured value."""
+    graded = {k: v for k, v in spec.items() if k not in ("lab", "measure", "lab_params")}
+    if spec["type"] == "choice":
+        graded["correct"] = [str(measured)]
+    elif spec["type"] == "vector":
+        graded["reference"] = [repr(float(x)) for x in measured]
+    else:
+        graded["reference"] = repr(measured) if isinstance(measured, float) else str(measured)
+    return graded
+
+
+def prediction_submit(*, submission: Submission, params: dict[str, Any]) -> Submission:
+    """Request the lab run that will grade the stored prediction `submission`."""
+    from labs.services import lab_run_request
+
+    spec = submission.part.spec
+    lab = Lab.objects.active().get(module_id=submission.part.exercise.module_id, slug=spec["lab"])
+    lab_params = {name: params[source] for name, source in spec.get("lab_params", {}).items()}
+    lab_run_request(
+        lab=lab, course=submission.course, requester=submission.student, params=lab_params,
+        seed=submission.variant_seed or 0, submission=submission,
+    )
+    return submission
+
+
+def predictions_grade_for_run(*, run_id: int) -> int:
+    """Grade the pending prediction attached to a finished run; returns how many were graded."""
+    run = LabRun.objects.select_related("submission__part__exercise").filter(pk=run_id).first()
+    if run is None or run.submission is None or not run.is_finished:
+        return 0
+    submission = run.submission
+    if submission.outcome != Submission.Outcome.PENDING:
+        return 0
+    spec = submission.part.spec
+    if run.status == LabRun.Status.FAILED or run.result is None:
+        _store(submission, outcome=Submission.Outcome.ERROR, score=None,
+               feedback="Your prediction is saved, but the lab run failed; it will be graded "
+                        "when the lab runs again.", misconception="")
+        return 1
+    measured = measured_value(run.result, spec["measure"])
+    variant = variant_for(student=submission.student, course=submission.course,
+                          exercise=submission.part.exercise)
+    result = grade(submission.raw_answer, spec_against_measurement(spec, measured), variant.params)
+    shown = _display(measured)
+    feedback = f"You predicted: {submission.raw_answer.strip()}. The lab measured: {shown}. "
+    feedback += spec.get("feedback_correct" if result.outcome == "correct" else
+                         "feedback_incorrect", "") or result.feedback
+    _store(submission, outcome=result.outcome, score=result.score, feedback=feedback.strip(),
+           misconception=result.misconception or "")
+    return 1
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
+           misconception: str) -> None:
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
+            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
+            grader_version=GRADER_VERSION, graded_at=timezone.now(),
+        )

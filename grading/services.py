@@ -1,0 +1,161 @@
+"""Writes for grading: store a submission first, then grade it; regrade after a spec fix.
+
+`submission_create` commits the raw answer before any grader code runs, so a grader crash
+or a worker dying never loses what the student typed: the row stays, with outcome `error`
+(or `pending`), and `submission_grade` can be run again.
+"""
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import Course, Enrollment, Part
+from grading.checkers import GRADER_VERSION, grade
+from grading.models import Submission
+from grading.variant_assignment import variant_for
+
+logger = logging.getLogger(__name__)
+
+GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+#: Outcomes that use up an attempt (invalid input and grader errors never do).
+CHARGED = (*GRADED, Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
+
+
+class SubmissionRefused(Exception):
+    """The answer was not accepted (not enrolled, no attempts left, part archived)."""
+
+
+@dataclass(frozen=True)
+class AttemptState:
+    used: int
+    limit: int  # 0 = unlimited
+    solved: bool
+
+    @property
+    def left(self) -> int | None:
+        return None if self.limit == 0 else max(0, self.limit - self.used)
+
+
+def attempt_state(*, student: User, course: Course, part: Part) -> AttemptState:
+    """How many attempts the student has used on the part, out of how many, and if solved."""
+    rows = Submission.objects.filter(
+        student=student, course=course, part=part, counts_as_attempt=True
+    ).values_list("outcome", flat=True)
+    outcomes = list(rows)
+    return AttemptState(
+        used=len(outcomes), limit=part.exercise.max_attempts,
+        solved=Submission.Outcome.CORRECT in outcomes,
+    )
+
+
+def submission_create(
+    *, student: User, course: Course, part: Part, raw_answer: str
+) -> Submission:
+    """Store `raw_answer` exactly as typed, then grade it and store the verdict.
+
+    Raises SubmissionRefused, storing nothing, when the student is not an active member of
+    the course, the part is archived, or no attempts are left. Never raises because of the
+    grader: a grader exception is stored as outcome `error` with the answer kept.
+    """
+    if not isinstance(raw_answer, str):
+        raise SubmissionRefused("The answer must be text.")
+    with transaction.atomic(durable=True):
+        enrolled = Enrollment.objects.filter(user=student, course=course, is_active=True).exists()
+        if not enrolled:
+            raise SubmissionRefused("You are not enrolled in this course.")
+        if part.archived_at is not None or part.exercise.archived_at is not None:
+            raise SubmissionRefused("This question has been withdrawn.")
+        if part.exercise.module_id != course.module_id:
+            raise SubmissionRefused("This question is not part of this course.")
+        state = attempt_state(student=student, course=course, part=part)
+        if state.left == 0:
+            raise SubmissionRefused("You have used all your attempts for this question.")
+        variant = variant_for(student=student, course=course, exercise=part.exercise)
+        submission = Submission.objects.create(
+            student=student, course=course, part=part, raw_answer=raw_answer,
+            variant_seed=variant.seed, outcome=Submission.Outcome.PENDING,
+        )
+    return submission_grade(submission=submission)
+
+
+def submission_grade(*, submission: Submission) -> Submission:
+    """Grade a stored submission with the current spec and store the verdict.
+
+    Invalid input does not count as an attempt; nor does an answer equal (in canonical
+    form) to one the student already submitted for the part. The score carries the
+    exercise's penalty per extra attempt. Parts that compare a prediction with a lab run
+    are stored as pending and a run is requested.
+    """
+    part = submission.part
+    exercise = part.exercise
+    variant = variant_for(student=submission.student, course=submission.course, exercise=exercise)
+    try:
+        result = grade(submission.raw_answer, part.spec, variant.params)
+    except Exception:  # the grader's failure must never lose or block the student's answer
+        logger.exception("grader failed on submission %s", submission.pk)
+        return _store(submission, outcome=Submission.Outcome.ERROR, score=None, canonical="",
+                      feedback="Something went wrong while grading. Your answer is saved and "
+                               "will be graded again; this did not use an attempt.",
+                      misconception="", counts=False)
+
+    outcome = _outcome(result.outcome)
+    if outcome == Submission.Outcome.INVALID:
+        return _store(submission, outcome=outcome, score=None, canonical="",
+                      feedback=result.feedback, misconception="", counts=False)
+
+    earlier = Submission.objects.filter(
+        student=submission.student, course=submission.course, part=part,
+        counts_as_attempt=True,
+    ).exclude(pk=submission.pk)
+    if result.canonical and earlier.filter(canonical=result.canonical).exists():
+        return _store(submission, outcome=outcome, score=_score_or_none(result.score),
+                      canonical=result.canonical,
+                      feedback=f"{result.feedback} You submitted this answer before; "
+                               "it did not use another attempt.".strip(),
+                      misconception=result.misconception or "", counts=False)
+
+    attempt_number = earlier.filter(pk__lt=submission.pk).count() + 1
+    score = _score_or_none(result.score)
+    if score is not None and exercise.penalty:
+        score *= max(0.0, 1.0 - exercise.penalty * (attempt_number - 1))
+    if part.spec.get("lab") and outcome != Submission.Outcome.REVIEW:
+        from grading.predictions import prediction_submit
+
+        _store(submission, outcome=Submission.Outcome.PENDING, score=None,
+               canonical=result.canonical, feedback="Prediction recorded. Running the lab...",
+               misconception="", counts=True)
+        return prediction_submit(submission=submission, params=variant.params)
+    return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
+                  feedback=result.feedback, misconception=result.misconception or "",
+                  counts=True)
+
+
+def _outcome(value: str) -> str:
+    mapping = {"pending": Submission.Outcome.REVIEW}
+    return mapping.get(value, value)
+
+
+def _score_or_none(score: Any) -> float | None:
+    return None if score is None else float(score)
+
+
+def _store(submission: Submission, *, outcome: str, score: float | None, canonical: str,
+           feedback: str, misconception: str, counts: bool) -> Submission:
+    submission.outcome = outcome
+    submission.score = score
+    submission.canonical = canonical[:2000]
+    submission.feedback = feedback
+    submission.misconception = misconception
+    submission.counts_as_attempt = counts
+    submission.grader_version = GRADER_VERSION
+    submission.graded_at = timezone.now()
+    with transaction.atomic():
+        submission.save(update_fields=[
+            "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
+            "grader_version", "graded_at",
+        ])
+    return submission

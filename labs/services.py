@@ -1,0 +1,218 @@
+"""Writes for labs: request a run, execute it exactly once on a worker, sweep lost runs.
+
+The database, not the broker, is the source of truth. A run is claimed by a conditional
+UPDATE that bumps `attempts`; that number is the run's fencing token, so only the claim that
+is still current can write the result, and a redelivered task for a finished run does nothing.
+"""
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from courses.models import Course, Lab
+from labs.models import LabRun
+from labs.simulations import SIMULATIONS, validate_params
+
+logger = logging.getLogger(__name__)
+
+#: A running run whose worker has not reported for this long is presumed lost.
+STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
+#: Progress is written at most this often (seconds), so a fast simulation is not slowed by it.
+PROGRESS_INTERVAL = 0.5
+
+
+class LabParamsInvalid(Exception):
+    """The parameters do not fit the lab's schema; nothing was stored or queued."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
+
+
+def params_key(params: dict[str, Any]) -> str:
+    """A stable fingerprint of validated parameters, used to reuse identical finished runs."""
+    canonical = json.dumps(params, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def lab_run_request(
+    *,
+    lab: Lab,
+    course: Course,
+    requester: User,
+    params: dict[str, Any],
+    seed: int | None = None,
+    submission: Any = None,
+) -> LabRun:
+    """Validate `params`, store a run and queue it for a worker once the transaction commits.
+
+    Raises LabParamsInvalid (storing nothing) for bad parameters. When a finished run of the
+    same lab with the same parameters and seed exists, its result is reused: the new run is
+    stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
+    (and stored, so the run can be reproduced).
+    """
+    clean, errors = validate_params(lab.simulation, params)
+    if errors:
+        raise LabParamsInvalid(errors)
+    seed = secrets.randbelow(2**31) if seed is None else int(seed)
+    key = params_key(clean)
+    with transaction.atomic():
+        finished = (
+            LabRun.objects.filter(lab=lab, params_key=key, seed=seed,
+                                  status=LabRun.Status.SUCCEEDED)
+            .order_by("finished_at").first()
+        )
+        run = LabRun.objects.create(
+            lab=lab, course=course, requester=requester, submission=submission, params=clean,
+            params_key=key, seed=seed,
+        )
+        if finished is not None:
+            now = timezone.now()
+            LabRun.objects.filter(pk=run.pk).update(
+                status=LabRun.Status.SUCCEEDED, progress=1.0, result=finished.result,
+                plot_svg=finished.plot_svg, plot_ms=finished.plot_ms,
+                compute_ms=finished.compute_ms, reused_from=finished,
+                started_at=now, finished_at=now,
+            )
+            run.refresh_from_db()
+            transaction.on_commit(lambda: _after_finish(run.pk))
+        else:
+            transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
+def _enqueue(run_id: int) -> None:
+    from labs.tasks import lab_run_task
+
+    lab_run_task.delay(run_id)
+
+
+def _claim(run_id: int) -> int | None:
+    """Mark the run running if it is queued, or running but abandoned; return the token."""
+    now = timezone.now()
+    claimable = Q(status=LabRun.Status.QUEUED) | Q(
+        status=LabRun.Status.RUNNING, heartbeat_at__lt=now - STALE_AFTER
+    )
+    updated = LabRun.objects.filter(claimable, pk=run_id).update(
+        status=LabRun.Status.RUNNING, attempts=F("attempts") + 1, started_at=now,
+        heartbeat_at=now, progress=0.0,
+    )
+    if not updated:
+        return None
+    return LabRun.objects.filter(pk=run_id).values_list("attempts", flat=True).get()
+
+
+def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
+    last = [0.0]
+
+    def report(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_INTERVAL:
+            return
+        last[0] = now
+        LabRun.objects.filter(pk=run_id, attempts=token, status=LabRun.Status.RUNNING).update(
+            progress=max(0.0, min(1.0, float(fraction))), heartbeat_at=timezone.now()
+        )
+
+    return report
+
+
+def lab_run_execute(*, run_id: int) -> str:
+    """Run the simulation of a claimed run and store its result; safe to call any number of times.
+
+    Returns what happened: "succeeded", "failed", "finished-already" (a redelivered task),
+    "busy" (another worker holds a live claim) or "superseded" (our claim went stale and
+    another worker re-ran it, so our result was discarded). Simulation errors mark the run
+    failed with the message; database errors propagate so the task can retry.
+    """
+    run = LabRun.objects.select_related("lab").filter(pk=run_id).first()
+    if run is None:
+        return "missing"
+    if run.is_finished:
+        return "finished-already"
+    token = _claim(run_id)
+    if token is None:
+        run.refresh_from_db(fields=["status"])
+        return "finished-already" if run.is_finished else "busy"
+
+    simulation = SIMULATIONS[run.lab.simulation]
+    started = time.perf_counter()
+    try:
+        result = simulation.run(
+            run.params, rng=np.random.default_rng(run.seed),
+            progress=_progress_writer(run_id, token),
+        )
+    except Exception as exc:  # a broken simulation fails this run, never the worker
+        if exc.__class__.__name__ == "SoftTimeLimitExceeded":
+            message = "The simulation took too long and was stopped. Try smaller parameters."
+        else:
+            logger.exception("lab run %s failed", run_id)
+            message = f"The simulation failed: {exc}"
+        return _finish(run_id, token, status=LabRun.Status.FAILED, error=message)
+    compute_ms = (time.perf_counter() - started) * 1000
+    return _finish(run_id, token, status=LabRun.Status.SUCCEEDED, result=result,
+                   compute_ms=compute_ms)
+
+
+def _finish(run_id: int, token: int, *, status: str, **values: Any) -> str:
+    with transaction.atomic():
+        updated = LabRun.objects.filter(
+            pk=run_id, attempts=token, status=LabRun.Status.RUNNING
+        ).update(status=status, finished_at=timezone.now(), progress=1.0, **values)
+        if not updated:
+            return "superseded"
+        transaction.on_commit(lambda: _after_finish(run_id))
+    return str(status)
+
+
+def _after_finish(run_id: int) -> None:
+    """Hooks for a finished run: grade predictions waiting for it."""
+    from grading.predictions import predictions_grade_for_run
+
+    predictions_grade_for_run(run_id=run_id)
+
+
+def lab_run_plot(*, run: LabRun) -> str:
+    """The run's SVG plot, rendered on first request and stored (a plot costs ~190 ms)."""
+    if run.plot_svg or run.status != LabRun.Status.SUCCEEDED or run.result is None:
+        return run.plot_svg
+    from labs.plots import plot_for
+
+    started = time.perf_counter()
+    svg = plot_for(run.lab.simulation, run.result)
+    plot_ms = (time.perf_counter() - started) * 1000
+    LabRun.objects.filter(pk=run.pk, plot_svg="").update(plot_svg=svg, plot_ms=plot_ms)
+    run.plot_svg, run.plot_ms = svg, plot_ms
+    return svg
+
+
+def lab_run_sweep(*, stale_after: timedelta = STALE_AFTER, queued_after: timedelta = STALE_AFTER,
+                  enqueue: Callable[[int], None] | None = None) -> list[int]:
+    """Re-queue runs a broker or worker lost: running with no heartbeat, or queued too long.
+
+    Returns the ids re-queued. Safe with redelivery: a duplicate task of a run finds it
+    finished or claimed and does nothing.
+    """
+    now = timezone.now()
+    lost = LabRun.objects.filter(
+        Q(status=LabRun.Status.RUNNING, heartbeat_at__lt=now - stale_after)
+        | Q(status=LabRun.Status.QUEUED, queued_at__lt=now - queued_after)
+    ).values_list("pk", flat=True)
+    ids = list(lost)
+    for run_id in ids:
+        (enqueue or _enqueue)(run_id)
+    if ids:
+        logger.warning("re-queued %d lost lab run(s): %s", len(ids), ids)
+    return ids
