@@ -3,16 +3,17 @@
 import copy
 from typing import Any
 
-from labs.simulations import SIMULATIONS
+from labs.simulations import LAB_SIMULATIONS, SIMULATIONS
 
 OVERRIDABLE = ("label", "default", "min", "max", "help")
 
 
 def lab_problems(simulation: str, overrides: dict[str, Any]) -> list[str]:
     """Problems with a lab's simulation key or its parameter overrides."""
-    if simulation not in SIMULATIONS:
-        return [f"unknown simulation '{simulation}' (known: {', '.join(sorted(SIMULATIONS))})"]
-    schema = SIMULATIONS[simulation].PARAMS
+    if simulation not in LAB_SIMULATIONS:
+        known = ", ".join(sorted(LAB_SIMULATIONS))
+        return [f"unknown simulation '{simulation}' (known: {known})"]
+    schema = LAB_SIMULATIONS[simulation].PARAMS
     problems = []
     for name, override in overrides.items():
         if name not in schema:

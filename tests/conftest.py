@@ -74,3 +74,21 @@ def irene(course: Course):
     user = UserFactory(username="irene")
     EnrollmentFactory(user=user, course=course, role=Enrollment.Role.INSTRUCTOR)
     return user
+
+
+@pytest.fixture
+def broker_url() -> str:
+    """The Celery broker of this run; Redis must answer when it is the broker."""
+    url = settings.CELERY_BROKER_URL
+    if url.startswith("redis"):
+        require_service("Redis", url)
+    return url
+
+
+@pytest.fixture
+def celery_worker(transactional_db, broker_url, tmp_path):
+    """A real `celery worker` process on the test database and this session's queue."""
+    from tests.workers import running_worker
+
+    with running_worker(tmp_path, beat=True) as worker:
+        yield worker

@@ -1,6 +1,18 @@
-"""Test settings: fast hashing, the database and broker from the environment if given."""
+"""Test settings: fast hashing; the database and broker from the environment if given.
 
-from config.settings.base import *
+Tests that start a real Celery worker share the database with it, so the SQLite test
+database is a file (not in memory), and each test session gets its own queue name and
+broker folder (set in the environment, which the worker process inherits).
+"""
+
+import os
+import uuid
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import DATABASES, VAR_DIR
+
+os.environ.setdefault("GRADER_TEST_SESSION", uuid.uuid4().hex[:12])
+TEST_SESSION = os.environ["GRADER_TEST_SESSION"]
 
 DEBUG = False
 SECRET_KEY = "test-key-not-secret"  # noqa: S105
@@ -8,4 +20,23 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{TEST_SESSION}.sqlite3")}
+
+CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_SESSION}"
+if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
+    _broker = VAR_DIR / "test-broker" / TEST_SESSION
+    for _folder in ("queue", "processed"):
+        (_broker / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker / "queue"),
+        "data_folder_out": str(_broker / "queue"),
+        "processed_folder": str(_broker / "processed"),
+        "store_processed": False,
+    }
+LAB_RUN_STALE_SECONDS = 3
+CELERY_BEAT_SCHEDULE = {
+    "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 2.0},
 }

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from labs.simulations import attention, rnn, vanishing_gradient, word_vectors
+from labs.simulations import attention, diagnostic, rnn, vanishing_gradient, word_vectors
 from labs.simulations._common import clean_params
 
 SIMULATIONS: dict[str, ModuleType] = {
@@ -21,6 +21,12 @@ SIMULATIONS: dict[str, ModuleType] = {
     "rnn": rnn,
     "attention": attention,
     "word-vectors": word_vectors,
+    "diagnostic": diagnostic,
+}
+
+#: The simulations content may name; diagnostic workloads are for operators and tests only.
+LAB_SIMULATIONS: dict[str, ModuleType] = {
+    key: module for key, module in SIMULATIONS.items() if not getattr(module, "DIAGNOSTIC", False)
 }
 
 
@@ -66,4 +72,4 @@ def run_simulation(
     return result
 
 
-__all__ = ["SIMULATIONS", "InvalidParams", "run_simulation", "validate_params"]
+__all__ = ["LAB_SIMULATIONS", "SIMULATIONS", "InvalidParams", "run_simulation", "validate_params"]

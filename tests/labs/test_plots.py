@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from labs.plots import plot_for
-from labs.simulations import SIMULATIONS, validate_params
+from labs.simulations import LAB_SIMULATIONS, SIMULATIONS, validate_params
 
 SVG = "{http://www.w3.org/2000/svg}"
-KEYS = sorted(SIMULATIONS)
+KEYS = sorted(LAB_SIMULATIONS)
 
 
 def result_for(key, seed=0, **params):

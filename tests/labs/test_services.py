@@ -1,0 +1,155 @@
+"""Lab run services: validate before storing, reuse finished runs, execute exactly once."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from courses.models import Lab
+from labs.models import LabRun
+from labs.services import (
+    LabParamsInvalid,
+    _claim,
+    _finish,
+    lab_run_execute,
+    lab_run_plot,
+    lab_run_request,
+    lab_run_sweep,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lab(module_05) -> Lab:
+    return Lab.objects.get(slug="vanishing-gradient")
+
+
+def _request(lab, course, user, params=None, seed=7, capture=None):
+    return lab_run_request(lab=lab, course=course, requester=user, params=params or {}, seed=seed)
+
+
+def test_bad_params_are_refused_and_nothing_is_stored_or_queued(
+    lab, course, alice, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as queued, pytest.raises(LabParamsInvalid) as caught:
+        _request(lab, course, alice, {"units": 100000, "colour": "red"})
+    assert caught.value.errors["units"] == "Hidden units must be between 2 and 256"
+    assert "colour" in caught.value.errors
+    assert LabRun.objects.count() == 0
+    assert queued == []
+
+
+def test_request_stores_a_queued_run_with_defaults_and_seed_then_queues_it(
+    lab, course, alice, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as queued:
+        run = _request(lab, course, alice, {"steps": "40"})
+    assert run.status == LabRun.Status.QUEUED
+    assert run.params["steps"] == 40 and run.params["units"] == 32
+    assert run.seed == 7
+    assert len(queued) == 1
+
+
+def test_request_without_seed_draws_and_stores_one(lab, course, alice):
+    run = lab_run_request(lab=lab, course=course, requester=alice, params={})
+    assert isinstance(run.seed, int)
+
+
+def test_execute_runs_the_simulation_and_stores_the_result(lab, course, alice):
+    run = _request(lab, course, alice)
+    assert lab_run_execute(run_id=run.pk) == "succeeded"
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.SUCCEEDED
+    assert run.attempts == 1 and run.progress == 1.0
+    assert run.compute_ms is not None and run.finished_at is not None
+    for series in run.result["series"]:
+        for measured, bound in zip(series["measured"], series["bound"], strict=True):
+            assert measured <= bound * (1 + 1e-9)
+
+
+def test_redelivered_task_for_a_finished_run_neither_recomputes_nor_writes(lab, course, alice):
+    run = _request(lab, course, alice)
+    lab_run_execute(run_id=run.pk)
+    finished = LabRun.objects.get(pk=run.pk)
+    assert lab_run_execute(run_id=run.pk) == "finished-already"
+    again = LabRun.objects.get(pk=run.pk)
+    assert (again.attempts, again.finished_at, again.result) == (
+        finished.attempts, finished.finished_at, finished.result)
+
+
+def test_same_lab_params_and_seed_reuse_a_finished_result_without_queueing(
+    lab, course, alice, bob, django_capture_on_commit_callbacks
+):
+    first = _request(lab, course, alice)
+    lab_run_execute(run_id=first.pk)
+    with django_capture_on_commit_callbacks() as queued:
+        second = _request(lab, course, bob)
+    assert second.status == LabRun.Status.SUCCEEDED
+    assert second.reused_from_id == first.pk
+    assert second.result == LabRun.objects.get(pk=first.pk).result
+    assert second.requester == bob
+    assert all("_enqueue" not in repr(callback) for callback in queued)
+
+
+def test_a_different_seed_is_a_new_computation(lab, course, alice):
+    first = _request(lab, course, alice, seed=1)
+    lab_run_execute(run_id=first.pk)
+    second = _request(lab, course, alice, seed=2)
+    assert second.status == LabRun.Status.QUEUED
+
+
+def test_a_live_claim_makes_a_duplicate_task_wait(lab, course, alice):
+    run = _request(lab, course, alice)
+    assert _claim(run.pk) == 1
+    assert lab_run_execute(run_id=run.pk) == "busy"
+
+
+def test_a_stale_claim_is_taken_over_and_its_late_result_discarded(lab, course, alice):
+    run = _request(lab, course, alice)
+    stale_token = _claim(run.pk)
+    LabRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+    assert lab_run_execute(run_id=run.pk) == "succeeded"
+    assert _finish(run.pk, stale_token, status=LabRun.Status.SUCCEEDED,
+                   result={"late": True}) == "superseded"
+    run.refresh_from_db()
+    assert run.attempts == 2
+    assert "late" not in run.result
+
+
+def test_sweep_requeues_runs_left_running_or_queued_too_long(lab, course, alice):
+    lost = _request(lab, course, alice, seed=1)
+    _claim(lost.pk)
+    LabRun.objects.filter(pk=lost.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=5))
+    waiting = _request(lab, course, alice, seed=2)
+    LabRun.objects.filter(pk=waiting.pk).update(queued_at=timezone.now() - timedelta(minutes=5))
+    fresh = _request(lab, course, alice, seed=3)
+    done = _request(lab, course, alice, seed=4)
+    lab_run_execute(run_id=done.pk)
+    LabRun.objects.filter(pk=done.pk).update(queued_at=timezone.now() - timedelta(minutes=5))
+
+    requeued: list[int] = []
+    ids = lab_run_sweep(enqueue=requeued.append)
+
+    assert sorted(ids) == sorted(requeued) == sorted([lost.pk, waiting.pk])
+    assert fresh.pk not in ids
+
+
+def test_a_failing_simulation_marks_the_run_failed_with_its_message(lab, course, alice):
+    run = _request(lab, course, alice)
+    LabRun.objects.filter(pk=run.pk).update(params={"units": -3})
+    assert lab_run_execute(run_id=run.pk) == "failed"
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.FAILED
+    assert run.error.startswith("The simulation failed:")
+
+
+def test_plot_is_rendered_on_first_view_and_stored(lab, course, alice):
+    run = _request(lab, course, alice)
+    lab_run_execute(run_id=run.pk)
+    run.refresh_from_db()
+    assert run.plot_svg == ""
+    svg = lab_run_plot(run=run)
+    assert svg.startswith("<svg") or "<svg" in svg[:200]
+    stored = LabRun.objects.get(pk=run.pk)
+    assert stored.plot_svg == svg and stored.plot_ms is not None
