@@ -8,7 +8,7 @@ broker folder (set in the environment, which the worker process inherits).
 import os
 import uuid
 
-from config.settings.base import *  # noqa: F403
+from config.settings.base import *
 from config.settings.base import DATABASES, VAR_DIR
 
 os.environ.setdefault("GRADER_TEST_SESSION", uuid.uuid4().hex[:12])
@@ -26,7 +26,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{TEST_SESSION}.sqlite3")}
 
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_SESSION}"
-if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
+if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker = VAR_DIR / "test-broker" / TEST_SESSION
     for _folder in ("queue", "processed"):
         (_broker / _folder).mkdir(parents=True, exist_ok=True)
