@@ -6,14 +6,16 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import connection
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -88,7 +90,7 @@ def running_worker(log_dir: Path, **options: object) -> Iterator[WorkerProcess]:
         worker.stop()
 
 
-def wait_for(predicate, *, timeout: float = 60.0, interval: float = 0.1):  # type: ignore[no-untyped-def]
+def wait_for(predicate: Callable[[], T], *, timeout: float = 60.0, interval: float = 0.1) -> T:
     """Poll `predicate` until it returns a truthy value; AssertionError after `timeout` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
