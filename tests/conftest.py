@@ -3,6 +3,7 @@
 import os
 import socket
 from pathlib import Path
+from typing import cast
 from urllib.parse import urlparse
 
 import pytest
@@ -44,12 +45,12 @@ def module_05(db) -> Module:
 
 @pytest.fixture
 def course(module_05: Module) -> Course:
-    return CourseFactory(module=module_05, slug="rnn-autumn", title="RNNs, autumn")
+    return cast(Course, CourseFactory(module=module_05, slug="rnn-autumn", title="RNNs, autumn"))
 
 
 @pytest.fixture
 def other_course(module_05: Module) -> Course:
-    return CourseFactory(module=module_05, slug="rnn-spring", title="RNNs, spring")
+    return cast(Course, CourseFactory(module=module_05, slug="rnn-spring", title="RNNs, spring"))
 
 
 @pytest.fixture

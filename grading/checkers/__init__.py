@@ -1,0 +1,136 @@
+"""Checkers, one per answer type, pure Python (no Django): the registry and ``grade``.
+
+``CHECKERS[type].parse(raw, spec)`` reads an answer or raises ``FormatError`` (outcome
+"invalid": not graded, no attempt used); ``check(answer, spec, params)`` returns a
+``Verdict``. ``grade`` does both and never lets a FormatError escape. The spec vocabulary is
+documented in README.md beside this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from grading.checkers.base import Answer, Checker, Verdict
+from grading.checkers.choice import ChoiceChecker
+from grading.checkers.integer import IntegerChecker
+from grading.checkers.mathparse import FormatError
+from grading.checkers.numeric import NumericChecker
+from grading.checkers.symbolic import SymbolicChecker
+from grading.checkers.text import TextChecker
+from grading.checkers.vector import VectorChecker
+
+__all__ = [
+    "CHECKERS",
+    "GRADER_VERSION",
+    "Answer",
+    "Checker",
+    "FormatError",
+    "Result",
+    "Verdict",
+    "grade",
+    "self_check",
+    "validate_spec",
+]
+
+# Bump when a change could change a grade, so stored verdicts say which grader made them.
+GRADER_VERSION = "1.0.0"
+
+CHECKERS: dict[str, Checker[Any]] = {
+    "numeric": NumericChecker(),
+    "symbolic": SymbolicChecker(),
+    "vector": VectorChecker(),
+    "integer": IntegerChecker(),
+    "choice": ChoiceChecker(),
+    "text": TextChecker(),
+}
+
+ResultOutcome = Literal["correct", "partial", "incorrect", "pending", "invalid"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What ``grade`` returns: a Verdict's fields, or outcome "invalid" with the message.
+
+    ``position`` (1-based character, or None) says where an invalid answer went wrong;
+    ``latex`` is how we read the answer, for display.
+    """
+
+    outcome: ResultOutcome
+    score: float | None
+    feedback: str
+    misconception: str | None = None
+    concepts_found: list[str] = field(default_factory=list)
+    canonical: str = ""
+    latex: str = ""
+    position: int | None = None
+    grader_version: str = GRADER_VERSION
+
+    @property
+    def is_valid(self) -> bool:
+        """False when the answer could not be read (no attempt is used)."""
+        return self.outcome != "invalid"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable form."""
+        return {
+            "outcome": self.outcome,
+            "score": self.score,
+            "feedback": self.feedback,
+            "misconception": self.misconception,
+            "concepts_found": list(self.concepts_found),
+            "canonical": self.canonical,
+            "latex": self.latex,
+            "position": self.position,
+            "grader_version": self.grader_version,
+        }
+
+
+def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
+    answer_type = spec.get("type")
+    if not isinstance(answer_type, str) or answer_type not in CHECKERS:
+        raise ValueError(f"unknown answer type {answer_type!r}")
+    return CHECKERS[answer_type]
+
+
+def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> Result:
+    """Parse and check one raw answer; an unreadable answer gives outcome "invalid".
+
+    Raises ValueError only for a broken spec (unknown type, uncomputable reference), which
+    content validation is there to prevent.
+    """
+    checker = _checker(spec)
+    try:
+        answer = checker.parse(raw, spec)
+        verdict = checker.check(answer, spec, params or {})
+    except FormatError as exc:
+        return Result("invalid", None, exc.message, position=exc.position)
+    return Result(
+        outcome=verdict.outcome,
+        score=verdict.score,
+        feedback=verdict.feedback,
+        misconception=verdict.misconception,
+        concepts_found=list(verdict.concepts_found),
+        canonical=verdict.canonical or answer.canonical,
+        latex=answer.latex,
+    )
+
+
+def validate_spec(spec: Mapping[str, Any]) -> list[str]:
+    """Problems with a part spec's shape (an empty list means it is well formed)."""
+    if not isinstance(spec, Mapping):
+        return ["a part spec must be a table"]
+    try:
+        checker = _checker(spec)
+    except ValueError as exc:
+        return [str(exc)]
+    return checker.validate_spec(spec)
+
+
+def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+    """Problems found by grading the spec's own key in one variant (see Checker.self_check)."""
+    problems = validate_spec(spec)
+    if problems:
+        return problems
+    return _checker(spec).self_check(spec, params)

@@ -1,0 +1,218 @@
+"""Vector answers: a fixed number of reals, ``[1.9, 0.7]``, ``(1.9, 0.7)`` or ``1.9, 0.7``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from grading.checkers.base import (
+    Answer,
+    Checker,
+    Verdict,
+    check_misconception_shapes,
+    feedback,
+    misconception_list,
+    names_of,
+)
+from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
+from grading.checkers.numeric import TOLERANCE_KEYS, Tolerance, format_number, validate_tolerance
+from grading.checkers.refs import Number, answer_number, reference_numbers
+
+__all__ = ["VectorAnswer", "VectorChecker", "split_elements"]
+
+MAX_VECTOR_LENGTH = 2000
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def split_elements(raw: str) -> list[tuple[str, int]]:
+    """Top-level comma-separated elements with their 0-based offsets, outer brackets removed."""
+    text = raw
+    start = len(text) - len(text.lstrip())
+    end = len(text.rstrip())
+    if end <= start:
+        raise FormatError("empty answer", None)
+    if text[start] in _PAIRS and _matching_close(text, start) == end - 1 \
+            and _top_level_commas(text, start + 1, end - 1):
+        start, end = start + 1, end - 1
+    elements = []
+    depth = 0
+    piece_start = start
+    for i in range(start, end):
+        ch = text[i]
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            elements.append((text[piece_start:i], piece_start))
+            piece_start = i + 1
+    elements.append((text[piece_start:end], piece_start))
+    return elements
+
+
+def _matching_close(text: str, open_index: int) -> int | None:
+    depth = 0
+    for i in range(open_index, len(text)):
+        if text[i] in _PAIRS:
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _top_level_commas(text: str, start: int, end: int) -> bool:
+    depth = 0
+    for i in range(start, end):
+        if text[i] in _PAIRS:
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+        elif text[i] == "," and depth == 0:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class VectorAnswer(Answer):
+    """The elements as parsed expressions."""
+
+    exprs: tuple[Expr, ...] = ()
+
+
+class VectorChecker(Checker[VectorAnswer]):
+    """A list of reals compared elementwise with the numeric tolerances."""
+
+    type_name = "vector"
+    spec_keys = frozenset({*TOLERANCE_KEYS, "partial"})
+
+    def parse(self, raw: str, spec: Mapping[str, Any]) -> VectorAnswer:
+        raw = raw or ""
+        if len(raw) > MAX_VECTOR_LENGTH:
+            raise FormatError(
+                f"the answer is too long (at most {MAX_VECTOR_LENGTH} characters)", None
+            )
+        elements = split_elements(raw)
+        variables = names_of(spec, "variables")
+        functions = names_of(spec, "functions")
+        exprs = []
+        for index, (text, offset) in enumerate(elements, start=1):
+            if not text.strip():
+                position = offset + 1
+                raise FormatError(
+                    f"number {index} is missing (two commas in a row, or a comma at the "
+                    f"end?) at character {position}",
+                    position,
+                )
+            exprs.append(parse(text, variables=variables, functions=functions, offset=offset,
+                               max_length=MAX_LENGTH))
+        expected = _expected_length(spec)
+        if expected is not None and len(exprs) != expected:
+            raise FormatError(f"expected {expected} numbers, got {len(exprs)}", None)
+        canonical_parts = []
+        for expr in exprs:
+            text_form = expr.to_text()
+            if not expr.free_variables:
+                value = answer_number(expr, {}).value
+                if not math.isfinite(value):
+                    raise FormatError(f"'{text_form}' has no finite value", None)
+                formatted = format_number(value)
+                if formatted != text_form:
+                    text_form = f"{text_form} ≈ {formatted}"
+            canonical_parts.append(text_form)
+        latex = r"\left[" + ", ".join(e.to_latex() for e in exprs) + r"\right]"
+        return VectorAnswer(raw=raw, canonical="[" + ", ".join(canonical_parts) + "]",
+                            latex=latex, exprs=tuple(exprs))
+
+    def check(self, answer: VectorAnswer, spec: Mapping[str, Any],
+              params: Mapping[str, Any] | None = None) -> Verdict:
+        params = params or {}
+        values = [answer_number(e, params) for e in answer.exprs]
+        reference = reference_numbers(spec["reference"], params)
+        if len(values) != len(reference):
+            # Only possible when the reference is one list-valued expression, whose length
+            # is known with the parameters; grade() turns this into "invalid".
+            raise FormatError(f"expected {len(reference)} numbers, got {len(values)}", None)
+        tolerance = Tolerance.from_spec(spec)
+        right = [tolerance.accepts(v, r) for v, r in zip(values, reference, strict=True)]
+        if all(right):
+            return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
+        for item in misconception_list(spec):
+            try:
+                target = reference_numbers(item.get("answer"), params)
+            except ValueError:
+                continue
+            if len(target) == len(values) and all(
+                tolerance.accepts(v, t) for v, t in zip(values, target, strict=True)
+            ):
+                return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
+                               str(item.get("tag")), [], answer.canonical)
+        wrong = [str(i) for i, ok in enumerate(right, start=1) if not ok]
+        message = feedback(spec, False)
+        if "feedback_incorrect" not in spec:
+            noun = "Element" if len(wrong) == 1 else "Elements"
+            verb = "is" if len(wrong) == 1 else "are"
+            message = f"{message} {noun} {', '.join(wrong)} {verb} not within the tolerance."
+        if spec.get("partial") and any(right):
+            score = sum(right) / len(right)
+            return Verdict(score, "partial", message, None, [], answer.canonical)
+        return Verdict(0.0, "incorrect", message, None, [], answer.canonical)
+
+    def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        values = reference_numbers(spec["reference"], params)
+        return "[" + ", ".join(_plain(n) for n in values) + "]"
+
+    def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
+        problems = super().validate_spec(spec)
+        if "reference" not in spec:
+            problems.append("'reference' is missing")
+        else:
+            value = spec["reference"]
+            if isinstance(value, list):
+                if not value or not all(
+                    isinstance(v, str | int | float) and not isinstance(v, bool) for v in value
+                ):
+                    problems.append("'reference' must be a non-empty list of expressions")
+            elif not isinstance(value, str) or not value.strip():
+                problems.append("'reference' must be a list of expressions (or one expression "
+                                "giving a list)")
+        problems += validate_tolerance(spec)
+        if "partial" in spec and not isinstance(spec["partial"], bool):
+            problems.append("'partial' must be true or false")
+        problems += check_misconception_shapes(spec)
+        return problems
+
+    def misconception_problems(self, spec: Mapping[str, Any],
+                               params: Mapping[str, Any]) -> list[str]:
+        problems = []
+        tolerance = Tolerance.from_spec(spec)
+        reference = reference_numbers(spec["reference"], params)
+        for index, item in enumerate(misconception_list(spec), start=1):
+            try:
+                target = reference_numbers(item.get("answer"), params)
+            except ValueError as exc:
+                problems.append(f"'misconceptions' entry {index}: {exc}")
+                continue
+            if len(target) != len(reference):
+                problems.append(f"'misconceptions' entry {index} has {len(target)} numbers, "
+                                f"the reference {len(reference)}")
+            elif all(tolerance.accepts(t, r) for t, r in zip(target, reference, strict=True)):
+                problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') would be "
+                                f"graded correct")
+        return problems
+
+
+def _expected_length(spec: Mapping[str, Any]) -> int | None:
+    reference = spec.get("reference")
+    if isinstance(reference, list):
+        return len(reference)
+    return None
+
+
+def _plain(number: Number) -> str:
+    if number.exact is not None and number.exact.denominator == 1:
+        return str(number.exact.numerator)
+    return repr(number.value)
