@@ -15,6 +15,9 @@ from tests.factories import CourseFactory, EnrollmentFactory, UserFactory
 
 CONTENT_ROOT = Path(settings.CONTENT_ROOT)
 
+# Benchmarks run on demand only: RUN_BENCHMARKS=1 pytest tests/benchmarks -s
+collect_ignore = [] if os.environ.get("RUN_BENCHMARKS") else ["benchmarks"]
+
 
 def service_available(url: str) -> bool:
     """Whether a TCP service named by `url` answers on its port."""
