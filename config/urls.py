@@ -1,15 +1,15 @@
-"""URL routes of the service."""
+"""URL routes of the service: web pages per app, the REST API under /api/v1/, the admin."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
-
-from courses import views as course_views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", course_views.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("courses/<slug:course_slug>/", course_views.course_module, name="course-module"),
+    path("api/v1/", include("config.api_urls")),
     path("admin/", admin.site.urls),
+    path("", include("courses.urls")),
+    path("", include("grading.urls")),
+    path("", include("labs.urls")),
 ]

@@ -24,6 +24,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "courses",
     "grading",
     "labs",
@@ -126,6 +128,10 @@ CELERY_BEAT_SCHEDULE = {
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 
+# Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
+# rate limits and throttles are shared by every web process.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -133,6 +139,18 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Grader API",
+    "DESCRIPTION": "Courses, exercises, submissions, lab runs, gradebook, roster and webhooks "
+                   "for Module 5, for learning-management systems.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

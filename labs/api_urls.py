@@ -1,0 +1,5 @@
+"""REST API routes of labs (under /api/v1/)."""
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []

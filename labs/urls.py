@@ -1,0 +1,5 @@
+"""Web pages of labs."""
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []
