@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import models
 
-from courses.models import Course, Part
+from courses.models import Course, Exercise, Part
 
 
 class Submission(models.Model):
@@ -42,3 +42,98 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} {self.part}: {self.raw_answer[:30]!r} ({self.outcome})"
+
+
+# --- Instructor dashboard: reviews, grade overrides, deadlines (grading.dashboard) ---
+
+
+class Review(models.Model):
+    """A person's grade for one submission (free answers the checker leaves to a reviewer).
+
+    Every review is kept; the submission carries the latest one's score and outcome.
+    """
+
+    submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="reviews")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews_given"
+    )
+    score = models.FloatField(help_text="fraction (0..1) of the part's points")
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"review of {self.submission_id} by {self.reviewer_id}: {self.score:g}"
+
+
+class GradeOverride(models.Model):
+    """An audited change to a student's grade on a part: the latest one per part applies.
+
+    `score` None clears earlier overrides (the computed best score applies again).
+    """
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="grade_overrides")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="grade_overrides"
+    )
+    part = models.ForeignKey(Part, on_delete=models.PROTECT, related_name="grade_overrides")
+    score = models.FloatField(null=True, blank=True, help_text="fraction (0..1) of the points")
+    reason = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="grade_overrides_made"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["course", "student", "part"])]
+
+    def __str__(self) -> str:
+        return f"override {self.student_id}/{self.part_id}: {self.score}"
+
+
+class Deadline(models.Model):
+    """When an exercise closes in a course; answers after it are refused."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="deadlines")
+    exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="deadlines")
+    due_at = models.DateTimeField()
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["course", "exercise"], name="one_deadline_per_exercise")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.exercise_id} due {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class DeadlineExtension(models.Model):
+    """A later deadline for one student on one exercise of a course."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="extensions")
+    exercise = models.ForeignKey(Exercise, on_delete=models.PROTECT, related_name="extensions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="extensions"
+    )
+    due_at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["course", "exercise", "student"],
+                                    name="one_extension_per_student_exercise")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.exercise_id} until {self.due_at:%Y-%m-%d %H:%M}"
