@@ -59,7 +59,13 @@ def test_reference_answer_grades_one_in_the_default_and_50_variants(exercise, pa
         assert (result.outcome, result.score) == ("correct", 1.0), (seed, key, result)
 
 
-@pytest.mark.parametrize(("exercise", "part"), [c for c in CASES if c.values[1].get("misconceptions")])
+WITH_MISCONCEPTIONS = [
+    pytest.param(source.data, part, id=f"{source.data['slug']}/{part['key']}")
+    for source in EXERCISES for part in source.data["parts"] if part.get("misconceptions")
+]
+
+
+@pytest.mark.parametrize(("exercise", "part"), WITH_MISCONCEPTIONS)
 def test_each_anticipated_wrong_answer_gets_its_tag_in_every_variant(exercise, part):
     spec = _gradable(part)
     for seed in SEEDS:

@@ -1,0 +1,92 @@
+"""Regrading stored submissions after a spec fix, with the grader of today.
+
+Outcomes a person decided (reviews) and predictions waiting for a lab are left alone;
+whether an answer used an attempt is not changed, so a regrade never costs a student.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from grading.checkers import GRADER_VERSION, grade
+from grading.models import Submission
+from grading.variant_assignment import variant_for
+
+REGRADABLE = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL,
+              Submission.Outcome.INCORRECT, Submission.Outcome.INVALID, Submission.Outcome.ERROR)
+
+
+@dataclass(frozen=True)
+class ScoreChange:
+    submission_id: int
+    student: str
+    part: str
+    raw_answer: str
+    before: tuple[str, float | None]
+    after: tuple[str, float | None]
+
+
+@dataclass
+class RegradeReport:
+    examined: int = 0
+    changed: list[ScoreChange] = field(default_factory=list)
+
+
+def submissions_regrade(
+    *, submissions: QuerySet[Submission], progress: Callable[[int, int], None] | None = None
+) -> RegradeReport:
+    """Grade `submissions` again with the current specs; store and report what changed.
+
+    The attempt penalty is applied as at first grading (by the answer's attempt number).
+    `progress(done, total)` is called after each submission.
+    """
+    queryset = (submissions.filter(outcome__in=REGRADABLE)
+                .select_related("part__exercise", "student", "course").order_by("pk"))
+    total = queryset.count()
+    report = RegradeReport()
+    for done, submission in enumerate(queryset.iterator(chunk_size=500), start=1):
+        report.examined += 1
+        change = _regrade_one(submission)
+        if change is not None:
+            report.changed.append(change)
+        if progress is not None:
+            progress(done, total)
+    return report
+
+
+def _regrade_one(submission: Submission) -> ScoreChange | None:
+    part = submission.part
+    variant = variant_for(student=submission.student, course=submission.course,
+                          exercise=part.exercise)
+    outcome: str
+    try:
+        result = grade(submission.raw_answer, part.spec, variant.params)
+    except ValueError:
+        outcome, score, feedback, misconception, canonical = (
+            Submission.Outcome.ERROR, None, "The grader could not grade this answer.", "", "")
+    else:
+        outcome = Submission.Outcome.REVIEW if result.outcome == "pending" else result.outcome
+        score, feedback = result.score, result.feedback
+        misconception, canonical = result.misconception or "", result.canonical
+        if score is not None and submission.counts_as_attempt and part.exercise.penalty:
+            attempt = Submission.objects.filter(
+                student_id=submission.student_id, course_id=submission.course_id,
+                part_id=part.pk, counts_as_attempt=True, pk__lte=submission.pk).count()
+            score *= max(0.0, 1.0 - part.exercise.penalty * (attempt - 1))
+    before = (submission.outcome, submission.score)
+    unchanged = (before == (outcome, score) and submission.feedback == feedback
+                 and submission.misconception == misconception)
+    if unchanged:
+        return None
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(
+            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
+            canonical=canonical[:2000], grader_version=GRADER_VERSION, graded_at=timezone.now())
+    if before == (outcome, score):
+        return None  # only the wording changed: stored, but not a score change
+    return ScoreChange(submission_id=submission.pk, student=submission.student.username,
+                       part=f"{part.exercise.slug}/{part.key}", raw_answer=submission.raw_answer,
+                       before=before, after=(outcome, score))

@@ -1,0 +1,51 @@
+"""regrade: after a spec fix, stored answers are graded again and score changes reported."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from courses.models import Part
+from grading.checkers.refs import reference_number
+from grading.models import Submission
+from grading.services import submission_create
+from grading.variant_assignment import variant_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_regrade_after_a_tolerance_fix_reports_the_changed_scores(alice, course, module_05):
+    part = Part.objects.get(exercise__slug="apply-3-context-value")
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 1e-9, "atol": 0.0})
+    part.refresh_from_db()
+    params = variant_for(student=alice, course=course, exercise=part.exercise).params
+    context = reference_number(part.spec["reference"], params).value
+    near_text = f"{context * 1.005:.6f}"
+    near = submission_create(student=alice, course=course, part=part, raw_answer=near_text)
+    exact = submission_create(student=alice, course=course, part=part, raw_answer=repr(context))
+    assert near.outcome == "incorrect"
+
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 0.01})
+    out, err = StringIO(), StringIO()
+    call_command("regrade", "--exercise", "apply-3-context-value", stdout=out, stderr=err)
+
+    near.refresh_from_db()
+    assert near.outcome == "correct" and near.score == pytest.approx(1.0)
+    assert Submission.objects.get(pk=exact.pk).outcome != "error"
+    assert "2 regraded, 1 score(s) changed" in out.getvalue()
+    assert f"'{near_text}': incorrect 0.0 -> correct" in out.getvalue()
+    assert "[" in err.getvalue() and "2/2" in err.getvalue()
+
+
+def test_regrade_leaves_reviews_alone(alice, course, module_05):
+    part = Part.objects.get(exercise__slug="extend-bottleneck")
+    review = submission_create(student=alice, course=course, part=part, raw_answer="fixed vector")
+    out = StringIO()
+    call_command("regrade", "--exercise", "extend-bottleneck", stdout=out, stderr=StringIO())
+    assert Submission.objects.get(pk=review.pk).outcome == "review"
+    assert "0 regraded" in out.getvalue()
+
+
+def test_regrade_without_matching_submissions_says_so(module_05):
+    with pytest.raises(CommandError, match="no submissions match"):
+        call_command("regrade", "--exercise", "apply-1-gradient-bound", stdout=StringIO())
