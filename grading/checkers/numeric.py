@@ -212,6 +212,7 @@ class NumericAnswer(Answer):
 
     expr: Expr | None = None
     sigfigs: tuple[int, int] | None = None
+    value: Number | None = None  # computed once when the answer has no variables
 
 
 class NumericChecker(Checker[NumericAnswer]):
@@ -242,8 +243,9 @@ class NumericChecker(Checker[NumericAnswer]):
                 )
         text_form = expr.to_text()
         canonical = text_form
-        if written is None and not expr.free_variables:
-            value = answer_number(expr, {}).value
+        number = answer_number(expr, {}) if not expr.free_variables else None
+        if written is None and number is not None:
+            value = number.value
             if not math.isfinite(value):
                 raise FormatError(
                     "this has no finite value (a division by zero, or the log or square "
@@ -252,13 +254,13 @@ class NumericChecker(Checker[NumericAnswer]):
                 )
             canonical = f"{text_form} ≈ {format_number(value)}"
         return NumericAnswer(raw=raw, canonical=canonical, latex=expr.to_latex(), expr=expr,
-                             sigfigs=written)
+                             sigfigs=written, value=number)
 
     def check(self, answer: NumericAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
         params = params or {}
         assert answer.expr is not None  # noqa: S101 - always set by parse
-        value = answer_number(answer.expr, params)
+        value = answer.value if answer.value is not None else answer_number(answer.expr, params)
         if not math.isfinite(value.value):
             return Verdict(0.0, "incorrect", "This has no finite value.", None, [],
                            answer.canonical)

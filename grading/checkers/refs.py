@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -118,7 +119,37 @@ def number_of(value: Any) -> Number:
 
 
 def reference_number(text: object, params: Mapping[str, Any]) -> Number:
-    """The value of an author's expression in one variant, exact when it is rational."""
+    """The value of an author's expression in one variant, exact when it is rational.
+
+    Cached per (expression, parameters): a class shares a few variants, and computing a
+    reference with sympy costs more than reading and checking the student's answer.
+    """
+    key = _cache_key(text, params)
+    if key is None:
+        return number_of(reference_sympy(text, params))
+    return _reference_number_cached(key)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    hash(value)
+    return value
+
+
+def _cache_key(text: object, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return (text, tuple(sorted((name, _freeze(v)) for name, v in params.items())))
+    except TypeError:  # an unhashable parameter value: compute without the cache
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _reference_number_cached(key: tuple[Any, ...]) -> Number:
+    text, frozen = key
+    params = {name: list(v) if isinstance(v, tuple) else v for name, v in frozen}
     return number_of(reference_sympy(text, params))
 
 
