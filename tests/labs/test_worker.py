@@ -62,3 +62,20 @@ def test_worker_killed_mid_run_is_restarted_and_the_run_completes_exactly_once(
     assert run.result["seconds"] == 4
     assert LabRun.objects.count() == 1
     assert "superseded" not in restarted.log()
+
+
+def test_prediction_is_graded_when_the_worker_finishes_its_run(celery_worker, course, alice):
+    from courses.models import Part
+    from grading.models import Submission
+    from grading.services import submission_create
+
+    part = Part.objects.get(exercise__slug="predict-alignment-shape", key="shape")
+    submission = submission_create(student=alice, course=course, part=part,
+                                   raw_answer="diagonal-with-crossing")
+    assert submission.outcome == Submission.Outcome.PENDING
+
+    wait_for(lambda: Submission.objects.get(pk=submission.pk).outcome != "pending", timeout=60)
+
+    submission.refresh_from_db()
+    assert submission.outcome == Submission.Outcome.CORRECT
+    assert "The lab measured: diagonal-with-crossing" in submission.feedback
