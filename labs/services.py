@@ -115,7 +115,7 @@ def _claim(run_id: int) -> int | None:
 
 
 def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
-    last = [0.0]
+    last = [time.monotonic()]  # the claim just wrote a heartbeat
 
     def report(fraction: float) -> None:
         now = time.monotonic()
@@ -160,20 +160,23 @@ def lab_run_execute(*, run_id: int) -> str:
         else:
             logger.exception("lab run %s failed", run_id)
             message = f"The simulation failed: {exc}"
-        return _finish(run_id, token, status=LabRun.Status.FAILED, error=message)
+        return _finish(run_id, token, status=LabRun.Status.FAILED, error=message,
+                       has_submission=run.submission_id is not None)
     compute_ms = (time.perf_counter() - started) * 1000
     return _finish(run_id, token, status=LabRun.Status.SUCCEEDED, result=result,
-                   compute_ms=compute_ms)
+                   compute_ms=compute_ms, has_submission=run.submission_id is not None)
 
 
-def _finish(run_id: int, token: int, *, status: str, **values: Any) -> str:
+def _finish(run_id: int, token: int, *, status: str, has_submission: bool = True,
+            **values: Any) -> str:
     with transaction.atomic():
         updated = LabRun.objects.filter(
             pk=run_id, attempts=token, status=LabRun.Status.RUNNING
         ).update(status=status, finished_at=timezone.now(), progress=1.0, **values)
         if not updated:
             return "superseded"
-        transaction.on_commit(lambda: _after_finish(run_id))
+        if has_submission:
+            transaction.on_commit(lambda: _after_finish(run_id))
     return str(status)
 
 
