@@ -67,6 +67,9 @@ class Tolerance:
         """True if ``answer`` is close enough to ``reference`` (no float ``==`` anywhere)."""
         if math.isnan(answer.value) or math.isnan(reference.value):
             return False
+        decided = self._float_decision(answer, reference)
+        if decided is not None:
+            return decided
         bounds: list[Fraction] = []
         if self.rtol is not None or self.atol is not None:
             ref_abs = _abs_fraction(reference)
@@ -84,6 +87,26 @@ class Tolerance:
         if self.sigfigs is not None and reference.value == 0.0 and answer.value == 0.0:
             return True
         return self.decades is not None and _within_decades(answer, reference, self.decades)
+
+    def _float_decision(self, answer: Number, reference: Number) -> bool | None:
+        """Decide the rtol/atol test in floats when it is far from its boundary, else None.
+
+        The margin covers the rounding of the float difference, so only answers within a few
+        ulps of the boundary (1.05 against 1 with rtol 0.05) take the exact Fraction path.
+        """
+        if self.rtol is None and self.atol is None:
+            return None
+        if not (math.isfinite(answer.value) and math.isfinite(reference.value)):
+            return None
+        bound = max((self.rtol or 0.0) * abs(reference.value), self.atol or 0.0)
+        diff = abs(answer.value - reference.value)
+        margin = 8 * math.ulp(max(abs(answer.value), abs(reference.value), bound)) + 1e-12 * bound
+        if diff + margin < bound:
+            return True
+        only_rtol_atol = self.sigfigs is None and self.decimals is None and self.decades is None
+        if diff - margin > bound and only_rtol_atol:
+            return False
+        return None
 
     def describe(self) -> str:
         """Human-readable summary, e.g. 'within 1%'."""
