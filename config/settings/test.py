@@ -28,9 +28,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_SESSION}"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker = VAR_DIR / "test-broker" / TEST_SESSION
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (_broker / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "control_folder": str(_broker / "control"),
         "data_folder_in": str(_broker / "queue"),
         "data_folder_out": str(_broker / "queue"),
         "processed_folder": str(_broker / "processed"),
