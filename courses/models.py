@@ -191,3 +191,113 @@ class Enrollment(models.Model):
     @property
     def is_staff_role(self) -> bool:
         return self.role in (self.Role.TA, self.Role.INSTRUCTOR)
+
+
+class ApiKey(models.Model):
+    """A course-scoped credential for an LMS or a script; only the sha256 of the token is kept."""
+
+    class Role(models.TextChoices):
+        LMS = "lms", "LMS (read and write)"
+        READ_ONLY = "read_only", "Read only"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.READ_ONLY)
+    prefix = models.CharField(max_length=16, help_text="first characters of the token, to recognise it")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="api_keys_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "API key"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…, {self.course.slug})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    @property
+    def can_write(self) -> bool:
+        return self.role == self.Role.LMS
+
+
+class WebhookSubscription(models.Model):
+    """A URL of a course that receives signed event payloads (see courses/webhooks.py)."""
+
+    class Event(models.TextChoices):
+        SUBMISSION_GRADED = "submission.graded", "Submission graded"
+        LAB_RUN_FINISHED = "lab_run.finished", "Lab run finished"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    events = models.JSONField(default=list, help_text="event names this URL receives")
+    secret = models.CharField(max_length=100, editable=False, help_text="HMAC-SHA256 key")
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.url} ({', '.join(self.events)})"
+
+
+class WebhookDelivery(models.Model):
+    """The outbox: one event for one subscription, written with the event, delivered by Celery."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed (gave up retrying)"
+
+    subscription = models.ForeignKey(
+        WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event_id = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(help_text="not tried before this time (also a lease)")
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.event_id} -> {self.subscription.url} ({self.status})"
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to a POST carrying an Idempotency-Key, replayed for its retries."""
+
+    principal = models.CharField(max_length=40, help_text="'user:<id>' or 'key:<id>'")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="sha256 of method, path and body")
+    status_code = models.PositiveIntegerField(null=True, blank=True, help_text="empty while running")
+    response = models.JSONField(null=True, blank=True)
+    location = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["principal", "key"], name="idempotency_key_per_principal")
+        ]
+        indexes = [models.Index(fields=["created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.principal} {self.key} ({self.status_code or 'running'})"

@@ -1,5 +1,11 @@
 """REST API routes of labs (under /api/v1/)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from labs import apis
+
+urlpatterns = [
+    path("courses/<slug:course_slug>/lab-runs/", apis.LabRunListApi.as_view(), name="api-lab-runs"),
+    path("courses/<slug:course_slug>/lab-runs/<uuid:run_id>/", apis.LabRunDetailApi.as_view(),
+         name="api-lab-run"),
+]

@@ -124,6 +124,7 @@ CELERY_TASK_TIME_LIMIT = 90
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 60.0},
+    "sweep-webhook-outbox": {"task": "courses.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
 }
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
@@ -134,12 +135,24 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "config.api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "EXCEPTION_HANDLER": "config.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.api.throttles.ApiKeyRateThrottle",
+        "config.api.throttles.UserRateThrottle",
+        "config.api.throttles.AnonRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "api_key": env("API_THROTTLE_KEY", default="1200/min"),
+        "user": env("API_THROTTLE_USER", default="600/min"),
+        "anon": env("API_THROTTLE_ANON", default="60/min"),
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -151,7 +164,20 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.schema.add_error_responses",
+    ],
 }
+
+# Webhooks (courses/webhooks.py): retries back off from BASE doubling up to MAX seconds;
+# after MAX_ATTEMPTS failures a delivery is "failed" and waits for a replay.
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=10.0)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
+# Private and loopback webhook URLs are refused (SSRF) unless this is on (development, tests).
+WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=False)
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,1 @@
+"""Shared plumbing of the REST API: errors, authentication, access, throttles, pagination."""

@@ -1,0 +1,202 @@
+"""Roster sync from an LMS: one PUT of the full list creates, updates and deactivates enrolments.
+
+Enrolments are matched by their external id within the course. Only enrolments that carry
+an external id are managed by the LMS: one created by hand (no external id) is never
+deactivated by a sync. A student left out of the list is deactivated, never deleted, so
+their work stays; listing them again reactivates them.
+"""
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import QuerySet
+from django.db.models.functions import Lower
+
+from courses.models import Course, Enrollment
+
+MAX_ENTRIES = 10_000
+
+
+class RosterInvalid(Exception):
+    """The roster cannot be applied; `errors` maps "<index>.<field>" to messages. Nothing changed."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    external_id: str
+    name: str
+    email: str
+    role: str = Enrollment.Role.STUDENT
+    group: str = ""
+
+
+@dataclass
+class RosterDiff:
+    """External ids by what the sync did to their enrolment (reactivation counts as updated)."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deactivated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def roster_list(*, course: Course) -> QuerySet[Enrollment]:
+    """Every enrolment of the course (active or not), with its user, by name."""
+    return (
+        Enrollment.objects.filter(course=course).select_related("user")
+        .order_by("-is_active", "user__last_name", "user__first_name", "user__username", "id")
+    )
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    words = name.split()
+    if len(words) < 2:
+        return name.strip()[:150], ""
+    return " ".join(words[:-1])[:150], words[-1][:150]
+
+
+def _username_base(external_id: str) -> str:
+    cleaned = re.sub(r"[^\w.@+-]", "-", external_id)[:120].strip("-")
+    return cleaned or "lms-user"
+
+
+def _new_usernames(external_ids: list[str]) -> dict[str, str]:
+    bases = {ext: _username_base(ext) for ext in external_ids}
+    taken = set(
+        User.objects.filter(username__in=list(bases.values())).values_list("username", flat=True)
+    )
+    names: dict[str, str] = {}
+    for ext, base in bases.items():
+        name, n = base, 1
+        while name in taken or (name != base and User.objects.filter(username=name).exists()):
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        names[ext] = name
+    return names
+
+
+def _validate(entries: list[RosterEntry]) -> None:
+    errors: dict[str, list[str]] = {}
+    if len(entries) > MAX_ENTRIES:
+        raise RosterInvalid({"non_field_errors": [f"At most {MAX_ENTRIES} enrolments per request."]})
+    counts = Counter(e.external_id for e in entries)
+    for index, entry in enumerate(entries):
+        if not entry.external_id.strip():
+            errors[f"{index}.external_id"] = ["This field may not be blank."]
+        elif counts[entry.external_id] > 1:
+            errors[f"{index}.external_id"] = [f"{entry.external_id!r} appears more than once."]
+        if entry.role not in Enrollment.Role.values:
+            errors[f"{index}.role"] = [f"Unknown role {entry.role!r}."]
+    if errors:
+        raise RosterInvalid(errors)
+
+
+def _find_users(course: Course, missing: list[RosterEntry]) -> dict[str, User]:
+    """Existing accounts for entries new to the course: same external id elsewhere, or same email."""
+    found: dict[str, User] = {}
+    elsewhere = (
+        Enrollment.objects.exclude(course=course)
+        .filter(external_id__in=[e.external_id for e in missing]).select_related("user")
+    )
+    for enrollment in elsewhere:
+        found.setdefault(enrollment.external_id, enrollment.user)
+    emails = {e.email.lower(): e.external_id for e in missing
+              if e.external_id not in found and e.email}
+    if emails:
+        matches: dict[str, list[User]] = {}
+        for user in User.objects.annotate(email_lower=Lower("email")).filter(email_lower__in=list(emails)):
+            matches.setdefault(user.email.lower(), []).append(user)
+        for email, users in matches.items():
+            if len(users) == 1:  # an ambiguous email links nobody
+                found[emails[email]] = users[0]
+    return found
+
+
+@transaction.atomic(durable=True)
+def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
+    """Make the course's LMS-managed enrolments match `entries`; returns what changed.
+
+    Each entry is matched by external id in this course; otherwise it adopts an existing
+    account (same external id in another course, or one user with the same email), and its
+    enrolment here if it has one; otherwise a user (without a usable password) is created.
+    Name, email, role and group are updated; managed enrolments absent from `entries` are
+    deactivated. Raises RosterInvalid (changing nothing) for duplicate or blank external ids
+    or unknown roles. Concurrent syncs of one course are serialized.
+    """
+    _validate(entries)
+    Course.objects.select_for_update().filter(pk=course.pk).first()
+    diff = RosterDiff()
+    enrollments = list(Enrollment.objects.filter(course=course).select_related("user"))
+    by_external = {e.external_id: e for e in enrollments if e.external_id}
+    by_user = {e.user_id: e for e in enrollments}
+    newcomers = [e for e in entries if e.external_id not in by_external]
+    existing_users = _find_users(course, newcomers) if newcomers else {}
+    usernames = _new_usernames([e.external_id for e in newcomers])
+
+    changed_users: list[User] = []
+    changed_enrollments: list[Enrollment] = []
+    for entry in entries:
+        first, last = _split_name(entry.name)
+        enrollment = by_external.get(entry.external_id)
+        if enrollment is None:
+            user = existing_users.get(entry.external_id)
+            if user is not None and by_user.get(user.pk) and by_user[user.pk].external_id:
+                user = None  # that account is already enrolled here under another external id
+            if user is None:
+                user = User(username=usernames[entry.external_id], first_name=first,
+                            last_name=last, email=entry.email)
+                user.set_unusable_password()
+                user.save()
+            enrollment = by_user.get(user.pk)
+            if enrollment is None:
+                by_user[user.pk] = Enrollment.objects.create(
+                    user=user, course=course, role=entry.role, group=entry.group,
+                    external_id=entry.external_id,
+                )
+                diff.created.append(entry.external_id)
+                _update_user(user, first, last, entry.email, changed_users)
+                continue
+            enrollment.external_id = entry.external_id
+            changed = True
+        else:
+            changed = False
+        user = enrollment.user
+        changed = _update_user(user, first, last, entry.email, changed_users) or changed
+        for name, value in (("role", entry.role), ("group", entry.group), ("is_active", True)):
+            if getattr(enrollment, name) != value:
+                setattr(enrollment, name, value)
+                changed = True
+        if changed:
+            changed_enrollments.append(enrollment)
+            diff.updated.append(entry.external_id)
+        else:
+            diff.unchanged.append(entry.external_id)
+
+    listed = {e.external_id for e in entries}
+    for external_id, enrollment in by_external.items():
+        if external_id not in listed and enrollment.is_active:
+            enrollment.is_active = False
+            changed_enrollments.append(enrollment)
+            diff.deactivated.append(external_id)
+    if changed_users:
+        User.objects.bulk_update(changed_users, ["first_name", "last_name", "email"])
+    if changed_enrollments:
+        Enrollment.objects.bulk_update(changed_enrollments,
+                                       ["role", "group", "is_active", "external_id"])
+    return diff
+
+
+def _update_user(user: User, first: str, last: str, email: str, changed: list[User]) -> bool:
+    if (user.first_name, user.last_name, user.email) == (first, last, email):
+        return False
+    user.first_name, user.last_name, user.email = first, last, email
+    changed.append(user)
+    return True

@@ -1,0 +1,284 @@
+"""REST API of grading: submissions (POST grades at once, idempotently) and the gradebook."""
+
+import csv
+import io
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.api.access import CourseAccess, Level
+from config.api.errors import ApiError
+from config.api.idempotency import idempotent
+from config.api.views import ApiView
+from courses.models import Enrollment, Part
+from grading.gradebook import Gradebook, gradebook, gradebook_csv_lines
+from grading.models import Submission
+from grading.services import SubmissionRefused, submission_create
+
+
+class CsvRenderer(renderers.BaseRenderer):
+    """text/csv; the gradebook views stream their own CSV, this renders errors as CSV lines."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        if isinstance(data, dict):
+            writer.writerow(["code", "message"])
+            writer.writerow([data.get("code", ""), data.get("message", "")])
+        return buffer.getvalue().encode()
+
+
+def _student_of_course(access: CourseAccess, student_id: int) -> User:
+    """A student enrolled (actively or not) in the course, or 404."""
+    enrollment = (Enrollment.objects.select_related("user")
+                  .filter(course=access.course, user_id=student_id).first())
+    if enrollment is None:
+        raise ApiError(404, "not_found", "No such student in this course.")
+    return enrollment.user
+
+
+def acting_student(access: CourseAccess, student_id: int | None) -> User:
+    """Whose work a request is about: the caller (a student), or `student_id` for staff."""
+    if access.user is not None and not access.is_staff:
+        if student_id is not None and student_id != access.user.pk:
+            raise ApiError(403, "permission_denied", "You can only act on your own work.")
+        return access.user
+    if student_id is None:
+        raise ApiError(400, "invalid", "Say which student: `student` is required for staff and keys.",
+                       {"student": ["This field is required."]})
+    return _student_of_course(access, student_id)
+
+
+class SubmissionOutput(serializers.ModelSerializer):
+    exercise = serializers.CharField(source="part.exercise.slug")
+    part_key = serializers.CharField(source="part.key")
+    answer = serializers.CharField(source="raw_answer")
+
+    class Meta:
+        model = Submission
+        fields = ["id", "student", "part", "exercise", "part_key", "answer", "canonical", "outcome",
+                  "score", "feedback", "misconception", "counts_as_attempt", "created_at",
+                  "graded_at"]
+
+
+def course_submissions(*, access: CourseAccess, student: User | None, part_id: int | None,
+                       exercise: str | None, since: Any) -> QuerySet[Submission]:
+    """Submissions of the course the caller may see (a student: their own), filtered."""
+    rows = Submission.objects.filter(course=access.course).select_related("part__exercise")
+    if student is not None:
+        rows = rows.filter(student=student)
+    if part_id is not None:
+        rows = rows.filter(part_id=part_id)
+    if exercise:
+        rows = rows.filter(part__exercise__slug=exercise)
+    if since is not None:
+        rows = rows.filter(created_at__gte=since)
+    return rows.order_by("created_at", "id")
+
+
+class SubmissionListApi(ApiView):
+    class InputSerializer(serializers.Serializer):
+        part = serializers.IntegerField(help_text="the part's id (see the exercise)")
+        answer = serializers.CharField(max_length=5000, allow_blank=True, trim_whitespace=False)
+        student = serializers.IntegerField(required=False, help_text="staff and keys: whose answer")
+
+    class FilterSerializer(serializers.Serializer):
+        student = serializers.IntegerField(required=False)
+        part = serializers.IntegerField(required=False)
+        exercise = serializers.SlugField(required=False)
+        since = serializers.DateTimeField(required=False, help_text="submitted at or after")
+
+    @extend_schema(parameters=[FilterSerializer, OpenApiParameter("limit", int),
+                               OpenApiParameter("offset", int)],
+                   responses=SubmissionOutput(many=True))
+    def get(self, request: Request, course_slug: str) -> Response:
+        """Submissions, oldest first; a student sees only their own."""
+        access = self.access(course_slug)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        query = filters.validated_data
+        student: User | None = None
+        if not access.is_staff or "student" in query:
+            student = acting_student(access, query.get("student"))
+        rows = course_submissions(access=access, student=student, part_id=query.get("part"),
+                                  exercise=query.get("exercise"), since=query.get("since"))
+        return self.paginated(request, rows, SubmissionOutput)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                     description="a retried POST with the same key returns the "
+                                                 "first response and never submits twice")],
+        responses={201: SubmissionOutput},
+    )
+    def post(self, request: Request, course_slug: str) -> Response:
+        """Submit an answer; it is stored, graded at once and the verdict returned (201).
+
+        Refused answers (not enrolled, no attempts left, question withdrawn) are a 409 and
+        store nothing. An invalid answer (unreadable) is stored with outcome "invalid" and
+        uses no attempt.
+        """
+        access = self.access(course_slug)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        student = acting_student(access, data.get("student"))
+        if access.user is not None and student.pk != access.user.pk and not access.may_act_for_others():
+            raise ApiError(403, "permission_denied", "Only instructors or an LMS key may submit for others.")
+        part = (Part.objects.select_related("exercise")
+                .filter(pk=data["part"], exercise__module_id=access.course.module_id).first())
+        if part is None:
+            raise ApiError(400, "invalid", "No such part in this course.", {"part": ["Unknown part."]})
+
+        def perform() -> Response:
+            try:
+                submission = submission_create(student=student, course=access.course, part=part,
+                                               raw_answer=data["answer"])
+            except SubmissionRefused as exc:
+                raise ApiError(409, "submission_refused", str(exc)) from exc
+            return Response(SubmissionOutput(submission).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, access.principal, perform)
+
+
+class SubmissionDetailApi(ApiView):
+    @extend_schema(responses=SubmissionOutput)
+    def get(self, request: Request, course_slug: str, submission_id: int) -> Response:
+        """One submission (a student's own, or any for staff)."""
+        access = self.access(course_slug)
+        student = None if access.is_staff else access.user
+        submission = course_submissions(access=access, student=student, part_id=None,
+                                        exercise=None, since=None).filter(pk=submission_id).first()
+        if submission is None:
+            raise ApiError(404, "not_found", "No such submission.")
+        return Response(SubmissionOutput(submission).data)
+
+
+class GradebookCellOutput(serializers.Serializer):
+    part_id = serializers.IntegerField()
+    best_score = serializers.FloatField(allow_null=True, help_text="fraction of the part's points")
+    attempts = serializers.IntegerField()
+    pending = serializers.IntegerField()
+    correct = serializers.BooleanField()
+    last_activity = serializers.DateTimeField(allow_null=True)
+
+
+class GradebookRowOutput(serializers.Serializer):
+    student_id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.CharField(allow_blank=True)
+    group = serializers.CharField(allow_blank=True)
+    external_id = serializers.CharField(allow_blank=True)
+    earned = serializers.FloatField()
+    last_activity = serializers.DateTimeField(allow_null=True)
+    cells = GradebookCellOutput(many=True)
+
+
+class GradebookColumnOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    exercise = serializers.CharField(source="exercise_slug")
+    exercise_title = serializers.CharField()
+    key = serializers.CharField()
+    points = serializers.FloatField()
+
+
+class GradebookOutput(serializers.Serializer):
+    course = serializers.CharField()
+    total_points = serializers.FloatField()
+    generated_at = serializers.DateTimeField()
+    next_updated_since = serializers.DateTimeField(
+        help_text="pass as updated_since next time (overlaps a little: rows may repeat, none are missed)")
+    columns = GradebookColumnOutput(many=True)
+    rows = GradebookRowOutput(many=True)
+
+
+def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, Any]:
+    from datetime import timedelta
+
+    return {
+        "course": book.course.slug,
+        "total_points": book.total_points,
+        "generated_at": generated_at,
+        "next_updated_since": generated_at - timedelta(minutes=1),
+        "columns": book.columns,
+        "rows": [
+            {"student_id": r.student_id, "username": r.username, "name": r.name, "email": r.email,
+             "group": r.group, "external_id": r.external_id, "earned": r.earned(book.columns),
+             "last_activity": r.last_activity,
+             "cells": [{"part_id": part_id, **vars(cell)} for part_id, cell in r.cells.items()]}
+            for r in book.rows
+        ],
+    }
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def gradebook_response(book: Gradebook, request: Request, filename: str) -> Any:
+    """The gradebook as JSON, or streamed CSV when the client asked for text/csv."""
+    from django.utils import timezone
+
+    if request.accepted_renderer.format == "csv":
+        writer = csv.writer(_Echo())
+        lines: Iterator[str] = (writer.writerow(row) for row in gradebook_csv_lines(book))
+        response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
+        return response
+    return Response(GradebookOutput(gradebook_representation(book, timezone.now())).data)
+
+
+class UpdatedSince(serializers.Serializer):
+    updated_since = serializers.DateTimeField(
+        required=False, help_text="only students with a submission graded at or after this time")
+    group = serializers.CharField(required=False, max_length=50)
+
+
+GRADEBOOK_RESPONSES = {
+    200: OpenApiResponse(GradebookOutput, description="JSON, or CSV with Accept: text/csv or ?format=csv"),
+    (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR),
+}
+
+
+class GradebookApi(ApiView):
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+    @extend_schema(parameters=[UpdatedSince], responses=GRADEBOOK_RESPONSES)
+    def get(self, request: Request, course_slug: str) -> Any:
+        """The course's gradebook: each active student's best score per part (staff and keys)."""
+        access = self.access(course_slug, Level.STAFF)
+        filters = UpdatedSince(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        book = gradebook(course=access.course, updated_since=filters.validated_data.get("updated_since"),
+                         group=filters.validated_data.get("group") or None)
+        return gradebook_response(book, request, f"gradebook-{access.course.slug}")
+
+
+class StudentGradebookApi(ApiView):
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+    @extend_schema(parameters=[UpdatedSince], responses=GRADEBOOK_RESPONSES)
+    def get(self, request: Request, course_slug: str, student_id: int) -> Any:
+        """One student's gradebook row (a student may read their own)."""
+        access = self.access(course_slug)
+        filters = UpdatedSince(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        student = acting_student(access, student_id)
+        book = gradebook(course=access.course, student=student,
+                         updated_since=filters.validated_data.get("updated_since"))
+        return gradebook_response(book, request, f"gradebook-{access.course.slug}-{student.pk}")
