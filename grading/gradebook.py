@@ -1,11 +1,12 @@
 """The gradebook: each student's best score per part of a course, aggregated in SQL.
 
-One query for the students, one for the parts, one aggregate over submissions: the number
-of queries does not grow with the class. Scores are fractions (0..1) of a part's points;
-`earned` is in points.
+One query for the students, one for the parts, one aggregate over submissions and one for
+grade overrides: the number of queries does not grow with the class. Scores are fractions
+(0..1) of a part's points; `earned` is in points. An instructor's override replaces the
+computed best score of that student and part.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -13,19 +14,35 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
 
 from courses.models import Course, Enrollment, Part
-from grading.models import Submission
+from grading.models import GradeOverride, Submission
 
 #: Outcomes whose score counts toward the gradebook.
 SCORED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+#: A score at least this high is full marks (scores are floats: never compared with ==).
+FULL_MARKS = 1.0 - 1e-9
+
+
+class CellState:
+    """Where a student stands on a part, as shown in the progress matrix."""
+
+    NOT_STARTED = "not-started"
+    IN_PROGRESS = "in-progress"
+    CORRECT = "correct"
+    REVIEW = "review"
+
+    LABELS = {NOT_STARTED: "not started", IN_PROGRESS: "in progress", CORRECT: "correct",
+              REVIEW: "awaiting review"}
 
 
 @dataclass(frozen=True)
 class PartColumn:
     id: int
+    exercise_id: int
     exercise_slug: str
     exercise_title: str
     key: str
     points: float
+    answer_type: str = ""
 
     @property
     def label(self) -> str:
@@ -39,6 +56,21 @@ class PartCell:
     pending: int = 0  # answers awaiting a reviewer or a lab
     correct: bool = False
     last_activity: datetime | None = None
+    submissions: int = 0  # every answer stored, invalid ones included
+    awaiting_review: int = 0  # answers only a person can grade
+    overridden: bool = False
+    computed_best: float | None = None  # the best score before any override
+
+    @property
+    def state(self) -> str:
+        """One of CellState's values; an answer awaiting review wins over everything else."""
+        if self.awaiting_review:
+            return CellState.REVIEW
+        if self.correct:
+            return CellState.CORRECT
+        if self.submissions or self.overridden:
+            return CellState.IN_PROGRESS
+        return CellState.NOT_STARTED
 
 
 @dataclass
@@ -56,6 +88,10 @@ class GradebookRow:
         return sum(
             (self.cells[c.id].best_score or 0.0) * c.points for c in columns if c.id in self.cells
         )
+
+    @property
+    def attempts(self) -> int:
+        return sum(c.attempts for c in self.cells.values())
 
     @property
     def last_activity(self) -> datetime | None:
@@ -82,72 +118,125 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
         .select_related("exercise")
         .order_by("exercise__order", "order")
     )
-    return [PartColumn(id=p.pk, exercise_slug=p.exercise.slug, exercise_title=p.exercise.title,
-                       key=p.key, points=p.points) for p in parts]
+    return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
+                       exercise_title=p.exercise.title, key=p.key, points=p.points,
+                       answer_type=p.answer_type) for p in parts]
 
 
 def gradebook(
     *, course: Course, updated_since: datetime | None = None, student: User | None = None,
-    group: str | None = None,
+    group: str | None = None, search: str | None = None,
 ) -> Gradebook:
     """The course's gradebook: active students, their best score and attempts per part.
 
-    `updated_since` keeps only students with a submission graded at or after it (for
-    incremental sync); `student` and `group` narrow the rows. Three queries in all.
+    `updated_since` keeps only students with a submission graded, or a grade overridden, at
+    or after it (for incremental sync); `student`, `group` and `search` (a substring of the
+    username or name) narrow the rows. Rows are ordered by last name, first name, username.
+    Four queries in all, whatever the size of the class.
     """
     enrollments = Enrollment.objects.filter(
         course=course, role=Enrollment.Role.STUDENT, is_active=True
-    ).select_related("user").order_by("user__last_name", "user__first_name", "user__username")
+    ).order_by("user__last_name", "user__first_name", "user__username")
     submissions = Submission.objects.filter(course=course)
+    overrides = GradeOverride.objects.filter(course=course)
     if student is not None:
         enrollments = enrollments.filter(user=student)
         submissions = submissions.filter(student=student)
+        overrides = overrides.filter(student=student)
     if group:
         enrollments = enrollments.filter(group=group)
-        submissions = submissions.filter(student__enrollments__course=course,
-                                         student__enrollments__group=group)
+    if search:
+        enrollments = enrollments.filter(
+            Q(user__username__icontains=search) | Q(user__first_name__icontains=search)
+            | Q(user__last_name__icontains=search)
+        )
+    if group or search:
+        chosen = enrollments.values("user_id")
+        submissions = submissions.filter(student_id__in=chosen)
+        overrides = overrides.filter(student_id__in=chosen)
     if updated_since is not None:
         changed = Submission.objects.filter(course=course, graded_at__gte=updated_since)
-        enrollments = enrollments.filter(user_id__in=changed.values("student_id"))
-        submissions = submissions.filter(student_id__in=changed.values("student_id"))
+        overridden = GradeOverride.objects.filter(course=course, created_at__gte=updated_since)
+        changed_students = Q(user_id__in=changed.values("student_id")) | Q(
+            user_id__in=overridden.values("student_id"))
+        enrollments = enrollments.filter(changed_students)
+        submissions = submissions.filter(
+            Q(student_id__in=changed.values("student_id"))
+            | Q(student_id__in=overridden.values("student_id"))
+        )
 
     columns = gradebook_columns(course=course)
     rows = {
-        e.user_id: GradebookRow(
-            student_id=e.user_id, username=e.user.username,
-            name=e.user.get_full_name() or e.user.username, email=e.user.email,
-            group=e.group, external_id=e.external_id,
+        user_id: GradebookRow(
+            student_id=user_id, username=username,
+            name=f"{first} {last}".strip() or username, email=email,
+            group=group_label, external_id=external_id,
         )
-        for e in enrollments
+        for user_id, username, first, last, email, group_label, external_id in enrollments.values_list(
+            "user_id", "user__username", "user__first_name", "user__last_name", "user__email",
+            "group", "external_id",
+        )
     }
-    aggregates = submissions.values("student_id", "part_id").annotate(
+    aggregates = submissions.values_list("student_id", "part_id").annotate(
         best=Max("score", filter=Q(outcome__in=SCORED)),
         attempts=Count("id", filter=Q(counts_as_attempt=True)),
         pending=Count("id", filter=Q(outcome__in=[Submission.Outcome.REVIEW,
                                                   Submission.Outcome.PENDING])),
+        review=Count("id", filter=Q(outcome=Submission.Outcome.REVIEW)),
         correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
+        total=Count("id"),
         last=Max("created_at"),
-    )
-    for agg in aggregates:
-        row = rows.get(agg["student_id"])
+    ).order_by()
+    for student_id, part_id, best, attempts, pending, review, correct, total, last in aggregates:
+        row = rows.get(student_id)
         if row is None:
             continue
-        row.cells[agg["part_id"]] = PartCell(
-            best_score=agg["best"], attempts=agg["attempts"], pending=agg["pending"],
-            correct=agg["correct"] > 0, last_activity=agg["last"],
+        row.cells[part_id] = PartCell(
+            best_score=best, attempts=attempts, pending=pending, correct=correct > 0,
+            last_activity=last, submissions=total, awaiting_review=review, computed_best=best,
         )
+    _apply_overrides(rows, overrides.order_by("created_at", "id").values_list(
+        "student_id", "part_id", "score"))
     return Gradebook(course=course, columns=columns, rows=list(rows.values()))
 
 
+def _apply_overrides(rows: dict[int, GradebookRow],
+                     overrides: Iterable[tuple[int, int, float | None]]) -> None:
+    """Replace computed best scores with the latest override of each (student, part)."""
+    latest: dict[tuple[int, int], float | None] = {}
+    for student_id, part_id, score in overrides:
+        latest[(student_id, part_id)] = score
+    for (student_id, part_id), score in latest.items():
+        row = rows.get(student_id)
+        if row is None or score is None:
+            continue
+        cell = row.cells.setdefault(part_id, PartCell())
+        cell.best_score = score
+        cell.overridden = True
+        cell.correct = score >= FULL_MARKS
+
+
+def csv_safe(value: str) -> str:
+    """A cell a spreadsheet will not run as a formula: `=`, `+`, `-`, `@` (and tab, CR) lead
+    to a quote. Numbers we format ourselves are passed through by the callers."""
+    if value and value[0] in "=+-@\t\r":
+        return "'" + value
+    return value
+
+
 def gradebook_csv_lines(book: Gradebook) -> Iterator[list[str]]:
-    """CSV rows of a gradebook (header first), one per student, for streaming."""
-    yield ["username", "name", "email", "external_id", "group",
-           *[c.label for c in book.columns], "total", "out_of"]
+    """CSV rows of a gradebook (header first), one per student, for streaming.
+
+    Text cells are made safe against spreadsheet formula injection (see `csv_safe`).
+    """
+    yield [csv_safe(c) for c in ("username", "name", "email", "external_id", "group",
+                                 *[c.label for c in book.columns], "total", "out_of")]
     for row in book.rows:
         scores = []
         for column in book.columns:
             cell = row.cells.get(column.id)
             scores.append("" if cell is None or cell.best_score is None
                           else f"{cell.best_score * column.points:g}")
-        yield [row.username, row.name, row.email, row.external_id, row.group, *scores,
+        yield [csv_safe(row.username), csv_safe(row.name), csv_safe(row.email),
+               csv_safe(row.external_id), csv_safe(row.group), *scores,
                f"{row.earned(book.columns):g}", f"{book.total_points:g}"]

@@ -71,6 +71,9 @@ def submission_create(
             raise SubmissionRefused("This question has been withdrawn.")
         if part.exercise.module_id != course.module_id:
             raise SubmissionRefused("This question is not part of this course.")
+        from grading.dashboard.deadlines import deadline_check  # imports SubmissionRefused from here
+
+        deadline_check(student=student, course=course, exercise=part.exercise, now=timezone.now())
         state = attempt_state(student=student, course=course, part=part)
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")

@@ -1,0 +1,1 @@
+"""The instructor's dashboard: class progress, statistics, reviews, deadlines and exports."""

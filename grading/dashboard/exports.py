@@ -1,0 +1,68 @@
+"""CSV exports, produced line by line for streaming: the gradebook (a row per student) and
+every submission of the course (read in chunks, so a large class does not fill memory).
+
+Every text cell goes through `csv_safe`, so a name or an answer starting with `=`, `+`, `-`
+or `@` is not run as a formula by a spreadsheet.
+"""
+
+import csv
+from collections.abc import Iterable, Iterator
+
+from courses.models import Course
+from grading.gradebook import csv_safe, gradebook, gradebook_csv_lines
+from grading.models import Submission
+
+CHUNK = 2000
+
+SUBMISSION_HEADER = [
+    "submission_id", "username", "exercise", "part", "variant_seed", "submitted_at", "outcome",
+    "score", "points", "counts_as_attempt", "misconception", "answer_as_typed", "canonical",
+    "feedback", "graded_at",
+]
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for csv.writer in a generator."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_text(rows: Iterable[list[str]]) -> Iterator[str]:
+    """Each row as a line of CSV text."""
+    writer = csv.writer(_Echo())
+    for row in rows:
+        yield writer.writerow(row)
+
+
+def gradebook_csv(*, course: Course, group: str = "") -> Iterator[str]:
+    """The course gradebook as CSV lines (header first; overrides applied). Four queries."""
+    yield from csv_text(gradebook_csv_lines(gradebook(course=course, group=group or None)))
+
+
+def _submission_rows(course: Course) -> Iterator[list[str]]:
+    yield SUBMISSION_HEADER
+    rows = (
+        Submission.objects.filter(course=course)
+        .order_by("id")
+        .values_list("id", "student__username", "part__exercise__slug", "part__key",
+                     "variant_seed", "created_at", "outcome", "score", "part__points",
+                     "counts_as_attempt", "misconception", "raw_answer", "canonical", "feedback",
+                     "graded_at")
+        .iterator(chunk_size=CHUNK)
+    )
+    for (pk, username, exercise, part, seed, created, outcome, score, points, counts,
+         misconception, raw, canonical, feedback, graded) in rows:
+        yield [
+            str(pk), csv_safe(username), exercise, part, "" if seed is None else str(seed),
+            created.isoformat(), outcome, "" if score is None else f"{score:g}",
+            "" if score is None else f"{score * points:g}", "1" if counts else "0",
+            csv_safe(misconception), csv_safe(raw), csv_safe(canonical), csv_safe(feedback),
+            "" if graded is None else graded.isoformat(),
+        ]
+
+
+def submissions_csv(*, course: Course) -> Iterator[str]:
+    """Every submission of the course as CSV lines, oldest first, the answer exactly as typed
+    (formula-safe). Reads the rows in chunks of CHUNK."""
+    yield from csv_text(_submission_rows(course))

@@ -1,0 +1,87 @@
+"""The misconception profile: how often each tag was matched, per class and per student."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from courses.models import Course, Enrollment
+from grading.models import Submission
+
+PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class TagCount:
+    tag: str
+    exercise_title: str
+    part_key: str
+    part_id: int
+    count: int  # answers (that used an attempt) matching the tag
+    students: int
+
+
+@dataclass(frozen=True)
+class StudentTags:
+    student_id: int
+    username: str
+    name: str
+    group: str
+    counts: list[int]  # aligned with MisconceptionProfile.tags
+    total: int
+
+
+@dataclass(frozen=True)
+class MisconceptionProfile:
+    class_counts: list[TagCount]  # commonest first
+    tags: list[str]  # every tag seen, commonest first
+    students: list[StudentTags]  # this page: students with any tag, most tags first
+    students_with_tags: int
+    page: int
+    pages: int
+
+
+def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> MisconceptionProfile:
+    """Counts of each misconception tag in the class (per part) and per student, one page of
+    students at a time. Three queries whatever the size of the class."""
+    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
+                                         is_active=True)
+    if group:
+        students = students.filter(group=group)
+    tagged = Submission.objects.filter(
+        course=course, counts_as_attempt=True, student_id__in=students.values("user_id"),
+    ).exclude(misconception="")
+    class_rows = (
+        tagged.values_list("misconception", "part__exercise__title", "part__key", "part_id")
+        .annotate(count=Count("id"), students=Count("student_id", distinct=True))
+        .order_by("-count", "misconception")
+    )
+    class_counts = [TagCount(tag=tag, exercise_title=title, part_key=key, part_id=part_id,
+                             count=count, students=n)
+                    for tag, title, key, part_id, count, n in class_rows]
+    per_tag: dict[str, int] = defaultdict(int)
+    for row in class_counts:
+        per_tag[row.tag] += row.count
+    tags = sorted(per_tag, key=lambda t: (-per_tag[t], t))
+
+    per_student: dict[int, dict[str, int]] = defaultdict(dict)
+    for student_id, tag, count in (tagged.values_list("student_id", "misconception")
+                                   .annotate(count=Count("id")).order_by()):
+        per_student[student_id][tag] = count
+    ranked = sorted(per_student, key=lambda s: (-sum(per_student[s].values()), s))
+    pages = max(1, -(-len(ranked) // PER_PAGE))
+    page = max(1, min(page, pages))
+    chosen = ranked[(page - 1) * PER_PAGE: page * PER_PAGE]
+    people = {
+        user_id: (username, f"{first} {last}".strip() or username, group_label)
+        for user_id, username, first, last, group_label in students.filter(user_id__in=chosen)
+        .values_list("user_id", "user__username", "user__first_name", "user__last_name", "group")
+    }
+    rows = []
+    for student_id in chosen:
+        username, name, group_label = people.get(student_id, ("?", "?", ""))
+        counts = [per_student[student_id].get(tag, 0) for tag in tags]
+        rows.append(StudentTags(student_id=student_id, username=username, name=name,
+                                group=group_label, counts=counts, total=sum(counts)))
+    return MisconceptionProfile(class_counts=class_counts, tags=tags, students=rows,
+                                students_with_tags=len(ranked), page=page, pages=pages)

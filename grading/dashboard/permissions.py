@@ -1,0 +1,46 @@
+"""Who may open a course's dashboard: its instructors and TAs; only instructors set deadlines."""
+
+from dataclasses import dataclass
+from typing import cast
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from courses.models import Course, Enrollment
+
+STAFF_ROLES = (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+
+
+@dataclass(frozen=True)
+class StaffAccess:
+    """A staff member's access to one course's dashboard."""
+
+    course: Course
+    role: str
+    user: User
+
+    @property
+    def can_manage_deadlines(self) -> bool:
+        """Deadlines and extensions are the instructor's; TAs only see them."""
+        return self.role == Enrollment.Role.INSTRUCTOR
+
+
+def dashboard_access(*, user: User | AnonymousUser, course_slug: str) -> StaffAccess:
+    """The user's staff access to the course, in one query.
+
+    Raises Http404 when the user is not an active member of the course (a course that is not
+    yours is not shown to exist) and PermissionDenied (403) for the course's own students.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such course.")
+    enrollment = (
+        Enrollment.objects.select_related("course")
+        .filter(user=user, course__slug=course_slug, is_active=True)
+        .first()
+    )
+    if enrollment is None:
+        raise Http404("No such course.")
+    if enrollment.role not in STAFF_ROLES:
+        raise PermissionDenied("The dashboard is for the course's instructors and TAs.")
+    return StaffAccess(course=enrollment.course, role=enrollment.role, user=cast(User, user))

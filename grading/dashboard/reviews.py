@@ -1,0 +1,73 @@
+"""The review queue: answers only a person can grade, shown with the part's rubric."""
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString, mark_safe
+
+from courses.models import Course, Enrollment, Part
+from courses.rendering import render_markdown
+from grading.checkers import grade
+from grading.models import Submission
+
+PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class RubricConcept:
+    key: str
+    points: float
+    found: bool  # the checker found one of the concept's phrasings
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    submission: Submission
+    rubric_html: SafeString  # the part's review_rubric (authored content)
+    concepts: list[RubricConcept]
+
+
+@dataclass(frozen=True)
+class ReviewQueue:
+    items: list[ReviewItem]
+    waiting: int  # answers awaiting review in the whole course
+    page: int
+    pages: int
+
+
+def _concepts(submission: Submission) -> list[RubricConcept]:
+    spec = submission.part.spec
+    rubric = spec.get("rubric") or []
+    if not rubric:
+        return []
+    try:
+        found = set(grade(submission.raw_answer, spec).concepts_found)
+    except ValueError:  # a broken spec: show the rubric without what the checker found
+        found = set()
+    return [RubricConcept(key=c["key"], points=float(c.get("points", 1)), found=c["key"] in found)
+            for c in rubric]
+
+
+def _rubric_html(part: Part, cache: dict[int, SafeString]) -> SafeString:
+    if part.pk not in cache:
+        text = part.spec.get("review_rubric") or ""
+        # Authored content from the course files, never student input.
+        cache[part.pk] = mark_safe(render_markdown(text)) if text else SafeString("")  # noqa: S308
+    return cache[part.pk]
+
+
+def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
+    """One page of the course's answers awaiting review, oldest first, each with its part's
+    reviewer rubric and which rubric concepts the checker found. Two queries."""
+    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
+                                         is_active=True).values("user_id")
+    waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
+                                        student_id__in=students)
+    total = waiting.count()
+    pages = max(1, -(-total // PER_PAGE))
+    page = max(1, min(page, pages))
+    chosen = list(waiting.select_related("student", "part__exercise")
+                  .order_by("created_at", "id")[(page - 1) * PER_PAGE: page * PER_PAGE])
+    cache: dict[int, SafeString] = {}
+    items = [ReviewItem(submission=s, rubric_html=_rubric_html(s.part, cache),
+                        concepts=_concepts(s)) for s in chosen]
+    return ReviewQueue(items=items, waiting=total, page=page, pages=pages)

@@ -1,0 +1,277 @@
+"""Per-question statistics: how many tried and solved each part, how hard it is, how well it
+separates strong from weak students, which wrong answers are common, and which variants are
+harder.
+
+Definitions (students are the course's active students, optionally one group):
+
+* attempted: students with at least one answer that used an attempt;
+* solved: students with a correct answer (or an override to full marks);
+* first-attempt correct: students whose first counted attempt was correct, out of attempted;
+* attempts to correct: counted attempts up to and including the first correct one, averaged
+  over the students who reached a correct answer;
+* difficulty: the mean best score (0..1) of the students who attempted (classical item
+  difficulty: higher is easier);
+* discrimination: the point-biserial correlation between solving the part (1/0) and the
+  student's total score, over the students who attempted it (None when either is constant).
+"""
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, F, Max, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.http import Http404
+
+from courses.models import Course, Enrollment, Part
+from grading.dashboard.charts import histogram_svg
+from grading.gradebook import SCORED, Gradebook, PartColumn, gradebook
+from grading.models import GradeOverride, Submission
+from grading.variants import variant_params
+
+WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
+TOP_WRONG_ANSWERS = 3
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    canonical: str
+    misconception: str
+    count: int  # answers that used an attempt
+    students: int
+
+
+@dataclass
+class PartStatistics:
+    column: PartColumn
+    students: int
+    attempted: int = 0
+    solved: int = 0
+    first_attempt_correct: int = 0
+    mean_attempts_to_correct: float | None = None
+    difficulty: float | None = None
+    discrimination: float | None = None
+    wrong_answers: list[WrongAnswer] = field(default_factory=list)
+
+    @property
+    def attempted_pct(self) -> float | None:
+        return _pct(self.attempted, self.students)
+
+    @property
+    def correct_pct(self) -> float | None:
+        return _pct(self.solved, self.students)
+
+    @property
+    def first_attempt_correct_pct(self) -> float | None:
+        return _pct(self.first_attempt_correct, self.attempted)
+
+
+@dataclass(frozen=True)
+class VariantDifficulty:
+    params: dict[str, Any]
+    students: int
+    solved: int
+    difficulty: float | None  # mean best score of the students who attempted
+
+    @property
+    def correct_pct(self) -> float | None:
+        return _pct(self.solved, self.students)
+
+
+@dataclass(frozen=True)
+class PartDetail:
+    statistics: PartStatistics
+    part: Part
+    wrong_answers: list[WrongAnswer]
+    variants: list[VariantDifficulty]
+    scores: list[float]  # best score (fraction) of each student who attempted
+    score_chart: str  # SVG histogram of `scores`
+
+
+def _pct(count: int, out_of: int) -> float | None:
+    return 100.0 * count / out_of if out_of else None
+
+
+def point_biserial(item: Sequence[int], totals: Sequence[float]) -> float | None:
+    """Point-biserial correlation of a 0/1 item with totals (population form); None if
+    undefined (fewer than two values, or either variable constant)."""
+    n = len(item)
+    if n < 2 or n != len(totals):
+        return None
+    ones = [t for i, t in zip(item, totals, strict=True) if i]
+    zeros = [t for i, t in zip(item, totals, strict=True) if not i]
+    if not ones or not zeros:
+        return None
+    mean = sum(totals) / n
+    sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / n)
+    if sd == 0:
+        return None
+    p = len(ones) / n
+    return (sum(ones) / len(ones) - sum(zeros) / len(zeros)) / sd * math.sqrt(p * (1 - p))
+
+
+def _students(course: Course, group: str) -> QuerySet[Enrollment, Any]:
+    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
+                                         is_active=True)
+    return students.filter(group=group) if group else students
+
+
+def _attempts_to_correct(course: Course, group: str) -> dict[int, tuple[int, int, int]]:
+    """Per part: (students who reached a correct answer, of them on the first attempt, sum
+    of attempts it took them), in one query with a window function."""
+    numbered = (
+        Submission.objects.filter(
+            course=course, counts_as_attempt=True,
+            student_id__in=_students(course, group).values("user_id"),
+        )
+        .annotate(attempt=Window(RowNumber(), partition_by=[F("student_id"), F("part_id")],
+                                 order_by=[F("created_at").asc(), F("id").asc()]))
+        .values("part_id", "student_id", "outcome", "attempt")
+        .order_by()
+    )
+    inner, params = numbered.query.sql_with_params()
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT per_student.part_id, COUNT(*), "  # noqa: S608 (only our compiled SQL and quoted names)
+        f"SUM(CASE WHEN per_student.first_correct = 1 THEN 1 ELSE 0 END), "
+        f"SUM(per_student.first_correct) FROM ("
+        f"  SELECT n.{quote('part_id')} AS part_id, n.{quote('student_id')} AS student_id, "
+        f"  MIN(CASE WHEN n.{quote('outcome')} = %s THEN n.{quote('attempt')} END) AS first_correct"
+        f"  FROM ({inner}) n GROUP BY n.{quote('part_id')}, n.{quote('student_id')}"
+        f") per_student WHERE per_student.first_correct IS NOT NULL GROUP BY per_student.part_id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Submission.Outcome.CORRECT, *params])
+        return {part_id: (int(n), int(first), int(total))
+                for part_id, n, first, total in cursor.fetchall()}
+
+
+def _wrong_answer_groups(
+    course: Course, group: str, part_id: int | None = None
+) -> dict[int, list[WrongAnswer]]:
+    """Wrong answers per part grouped by canonical form and misconception, commonest first."""
+    rows = Submission.objects.filter(
+        course=course, outcome__in=WRONG, counts_as_attempt=True,
+        student_id__in=_students(course, group).values("user_id"),
+    )
+    if part_id is not None:
+        rows = rows.filter(part_id=part_id)
+    grouped = (
+        rows.values_list("part_id", "canonical", "misconception")
+        .annotate(count=Count("id"), students=Count("student_id", distinct=True))
+        .order_by("part_id", "-count", "canonical")
+    )
+    result: dict[int, list[WrongAnswer]] = defaultdict(list)
+    for part, canonical, misconception, count, students in grouped:
+        result[part].append(WrongAnswer(canonical=canonical, misconception=misconception,
+                                        count=count, students=students))
+    return result
+
+
+def _statistics(book: Gradebook, attempts: dict[int, tuple[int, int, int]],
+                wrong: dict[int, list[WrongAnswer]], top: int | None) -> list[PartStatistics]:
+    totals = {row.student_id: row.earned(book.columns) for row in book.rows}
+    result = []
+    for column in book.columns:
+        stats = PartStatistics(column=column, students=len(book.rows))
+        items: list[int] = []
+        item_totals: list[float] = []
+        scores: list[float] = []
+        for row in book.rows:
+            cell = row.cells.get(column.id)
+            if cell is None or not (cell.attempts or cell.overridden):
+                continue
+            items.append(1 if cell.correct else 0)
+            item_totals.append(totals[row.student_id])
+            scores.append(cell.best_score or 0.0)
+        stats.attempted = len(items)
+        stats.solved = sum(items)
+        solved, first, total_attempts = attempts.get(column.id, (0, 0, 0))
+        stats.first_attempt_correct = first
+        stats.mean_attempts_to_correct = total_attempts / solved if solved else None
+        stats.difficulty = sum(scores) / len(scores) if scores else None
+        stats.discrimination = point_biserial(items, item_totals)
+        answers = wrong.get(column.id, [])
+        stats.wrong_answers = answers[:top] if top is not None else answers
+        result.append(stats)
+    return result
+
+
+def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
+    """Statistics of every active part of the course (see the module docstring), each with
+    its three commonest wrong answers. Six queries whatever the size of the class."""
+    book = gradebook(course=course, group=group or None)
+    return _statistics(book, _attempts_to_correct(course, group),
+                       _wrong_answer_groups(course, group), TOP_WRONG_ANSWERS)
+
+
+def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
+    """Students, solved and mean best score per variant of the part's exercise (empty for an
+    exercise with a single variant). Two queries."""
+    exercise = part.exercise
+    if not exercise.parameters:
+        return []
+    per_student = (
+        Submission.objects.filter(
+            course=course, part=part, counts_as_attempt=True,
+            student_id__in=_students(course, group).values("user_id"),
+        )
+        .values_list("student_id", "variant_seed")
+        .annotate(best=Max("score", filter=Q(outcome__in=SCORED)),
+                  correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)))
+        .order_by()
+    )
+    overrides: dict[int, float | None] = dict(
+        GradeOverride.objects.filter(course=course, part=part)
+        .order_by("created_at", "id").values_list("student_id", "score")
+    )
+    # Students are grouped by their drawn parameters (derived ones follow from them), so
+    # sympy runs once per variant rather than once per student.
+    groups: dict[tuple[Any, ...], list[tuple[int | None, float, bool]]] = defaultdict(list)
+    for student_id, seed, best, correct in per_student:
+        drawn = variant_params(exercise.parameters, None, seed)
+        key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
+        score, solved = best or 0.0, correct > 0
+        if overrides.get(student_id) is not None:
+            score = overrides[student_id] or 0.0
+            solved = score >= 1.0 - 1e-9
+        groups[key].append((seed, score, solved))
+    result = []
+    for members in groups.values():
+        params = variant_params(exercise.parameters, exercise.derived, members[0][0])
+        scores = [score for _, score, _ in members]
+        result.append(VariantDifficulty(
+            params=params, students=len(members), solved=sum(1 for *_, s in members if s),
+            difficulty=sum(scores) / len(scores),
+        ))
+    result.sort(key=lambda v: (v.difficulty if v.difficulty is not None else 2.0, -v.students))
+    return result
+
+
+def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
+    """One part's statistics, every wrong answer group, difficulty per variant and the score
+    distribution. Raises Http404 for a part that is not an active part of the course.
+    Ten queries whatever the size of the class."""
+    part = (Part.objects.active().select_related("exercise")
+            .filter(pk=part_id, exercise__module_id=course.module_id,
+                    exercise__archived_at__isnull=True).first())
+    if part is None:
+        raise Http404("No such question in this course.")
+    book = gradebook(course=course, group=group or None)
+    wrong = _wrong_answer_groups(course, group, part_id=part.pk)
+    all_stats = _statistics(book, _attempts_to_correct(course, group), wrong, None)
+    stats = next(s for s in all_stats if s.column.id == part.pk)
+    scores = [row.cells[part.pk].best_score or 0.0 for row in book.rows
+              if part.pk in row.cells and (row.cells[part.pk].attempts
+                                           or row.cells[part.pk].overridden)]
+    counts = [0] * 5
+    for score in scores:
+        counts[min(4, int(score * 5))] += 1
+    chart = histogram_svg(counts=counts, labels=["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"],
+                          title="Best scores", x_label="best score (fraction of the points)")
+    return PartDetail(statistics=stats, part=part, wrong_answers=stats.wrong_answers,
+                      variants=_variant_difficulty(course, part, group), scores=scores,
+                      score_chart=chart)

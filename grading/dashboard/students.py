@@ -1,0 +1,74 @@
+"""A student's drill-down: every answer as typed, lab runs, overrides and extensions."""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.http import Http404
+
+from courses.models import Course, Enrollment
+from grading.dashboard.progress import MatrixCell, matrix_cell
+from grading.gradebook import GradebookRow, PartColumn, gradebook
+from grading.models import DeadlineExtension, GradeOverride, Review, Submission
+from labs.models import LabRun
+
+
+@dataclass(frozen=True)
+class StudentDetail:
+    enrollment: Enrollment
+    columns: list[PartColumn]
+    row: GradebookRow
+    total_points: float
+    submissions: list[Submission]  # oldest first, each with its reviews
+    lab_runs: list[LabRun]  # newest first
+    overrides: list[GradeOverride]  # the audit trail, oldest first
+    extensions: list[DeadlineExtension]
+
+    @property
+    def earned(self) -> float:
+        return self.row.earned(self.columns)
+
+    @property
+    def grades(self) -> list[tuple[PartColumn, MatrixCell]]:
+        return [(column, matrix_cell(self.row, column)) for column in self.columns]
+
+    @property
+    def exercises(self) -> list[tuple[int, str]]:
+        """The course's exercises (id, title) in order, for the extension form."""
+        seen: dict[int, str] = {}
+        for column in self.columns:
+            seen.setdefault(column.exercise_id, column.exercise_title)
+        return list(seen.items())
+
+
+def student_detail(*, course: Course, student_id: int) -> StudentDetail:
+    """Everything one student of the course did. Raises Http404 for anyone who is not a
+    student of the course. Ten queries however much the student did."""
+    enrollment = (Enrollment.objects.select_related("user")
+                  .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
+                  .first())
+    if enrollment is None:
+        raise Http404("No such student in this course.")
+    student = enrollment.user
+    book = gradebook(course=course, student=student)
+    row = book.rows[0] if book.rows else GradebookRow(
+        student_id=student.pk, username=student.username,
+        name=student.get_full_name() or student.username, email=student.email,
+        group=enrollment.group, external_id=enrollment.external_id)
+    submissions = list(
+        Submission.objects.filter(course=course, student=student)
+        .select_related("part__exercise")
+        .prefetch_related(Prefetch("reviews", queryset=Review.objects.select_related("reviewer")))
+        .order_by("created_at", "id")
+    )
+    lab_runs = list(
+        LabRun.objects.filter(course=course, requester=student)
+        .select_related("lab", "submission__part__exercise")
+        .defer("result", "plot_svg").order_by("-queued_at", "-id")
+    )
+    overrides = list(GradeOverride.objects.filter(course=course, student=student)
+                     .select_related("part__exercise", "created_by").order_by("created_at", "id"))
+    extensions = list(DeadlineExtension.objects.filter(course=course, student=student)
+                      .select_related("exercise", "granted_by").order_by("exercise__order"))
+    return StudentDetail(enrollment=enrollment, columns=book.columns, row=row,
+                         total_points=book.total_points, submissions=submissions,
+                         lab_runs=lab_runs, overrides=overrides, extensions=extensions)

@@ -1,0 +1,233 @@
+"""Dashboard pages: each parses its input and calls one selector or service."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from grading.dashboard import exports
+from grading.dashboard.deadlines import deadline_list
+from grading.dashboard.forms import DeadlineForm, ExtensionForm, OverrideForm, ReviewForm, int_param
+from grading.dashboard.labs import labs_overview
+from grading.dashboard.misconceptions import misconception_profile
+from grading.dashboard.overview import course_overview
+from grading.dashboard.permissions import StaffAccess, dashboard_access
+from grading.dashboard.progress import class_progress
+from grading.dashboard.reviews import review_queue
+from grading.dashboard.services import (
+    DashboardRefused,
+    deadline_set,
+    extension_set,
+    grade_override_create,
+    review_create,
+)
+from grading.dashboard.statistics import part_detail, question_statistics
+from grading.dashboard.students import student_detail
+
+View = Callable[..., HttpResponseBase]
+
+
+def staff_view(view: View) -> View:
+    """Sign-in required; then the course's instructors and TAs only (404 for other courses,
+    403 for its students). The view receives `access` instead of the course slug."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, course_slug: str, **kwargs: Any) -> HttpResponseBase:
+        access = dashboard_access(user=request.user, course_slug=course_slug)
+        return view(request, access, **kwargs)
+
+    return wrapper
+
+
+def _page(request: HttpRequest, access: StaffAccess, template: str, nav: str,
+          **context: Any) -> HttpResponse:
+    return render(request, f"grading/dashboard/{template}",
+                  {"access": access, "course": access.course, "nav": nav, **context})
+
+
+def _errors(request: HttpRequest, form: Any) -> None:
+    for field, problems in form.errors.items():
+        label = "" if field == "__all__" else f"{field}: "
+        for problem in problems:
+            messages.error(request, f"{label}{problem}")
+
+
+@require_GET
+@staff_view
+def overview(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    return _page(request, access, "overview.html", "overview",
+                 overview=course_overview(course=access.course))
+
+
+@require_GET
+@staff_view
+def matrix(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    progress = class_progress(
+        course=access.course, group=request.GET.get("group", "").strip(),
+        search=request.GET.get("q", "").strip()[:100], sort=request.GET.get("sort", "name"),
+        descending=request.GET.get("desc") == "1", page=int_param(request.GET.get("page")),
+        per_page=int_param(request.GET.get("per_page"), 50),
+    )
+    filters = urlencode({k: v for k, v in (("group", progress.group), ("q", progress.search)) if v})
+    base_query = f"{filters}&" if filters else ""
+    headers = [("name", "Student"), ("group", "Group"),
+               *[(f"part-{c.id}", c.label) for c in progress.columns],
+               ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
+    page_query = f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
+    return _page(request, access, "matrix.html", "matrix", progress=progress, headers=headers,
+                 base_query=base_query, page_query=page_query)
+
+
+@require_GET
+@staff_view
+def statistics(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    return _page(request, access, "statistics.html", "statistics", group=group,
+                 statistics=question_statistics(course=access.course, group=group))
+
+
+@require_GET
+@staff_view
+def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    return _page(request, access, "part.html", "statistics", group=group,
+                 detail=part_detail(course=access.course, part_id=part_id, group=group))
+
+
+@require_GET
+@staff_view
+def misconceptions(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    profile = misconception_profile(course=access.course, group=group,
+                                    page=int_param(request.GET.get("page")))
+    page_query = f"{urlencode({'group': group})}&" if group else ""
+    return _page(request, access, "misconceptions.html", "misconceptions", group=group,
+                 profile=profile, page_query=page_query)
+
+
+@require_GET
+@staff_view
+def labs(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    return _page(request, access, "labs.html", "labs", labs=labs_overview(course=access.course))
+
+
+@require_GET
+@staff_view
+def student(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    return _page(request, access, "student.html", "matrix",
+                 detail=student_detail(course=access.course, student_id=student_id),
+                 override_form=OverrideForm(), extension_form=ExtensionForm())
+
+
+@require_POST
+@staff_view
+def student_override(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    form = OverrideForm(request.POST)
+    if form.is_valid():
+        try:
+            grade_override_create(course=access.course, student_id=student_id,
+                                  part_id=form.cleaned_data["part"],
+                                  points=form.cleaned_data["points"],
+                                  reason=form.cleaned_data["reason"], by=access.user)
+            messages.success(request, "Grade overridden; the change is in the audit trail.")
+        except DashboardRefused as refused:
+            messages.error(request, str(refused))
+    else:
+        _errors(request, form)
+    return redirect(_url("student", access, student_id=student_id))
+
+
+@require_POST
+@staff_view
+def student_extension(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    if not access.can_manage_deadlines:
+        raise PermissionDenied("Only the course's instructors change deadlines.")
+    form = ExtensionForm(request.POST)
+    if form.is_valid():
+        try:
+            extension_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
+                          student_id=student_id, due_at=form.cleaned_data["due_at"],
+                          reason=form.cleaned_data["reason"], by=access.user)
+            messages.success(request, "Extension saved.")
+        except DashboardRefused as refused:
+            messages.error(request, str(refused))
+    else:
+        _errors(request, form)
+    return redirect(_url("student", access, student_id=student_id))
+
+
+@require_GET
+@staff_view
+def reviews(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    queue = review_queue(course=access.course, page=int_param(request.GET.get("page")))
+    return _page(request, access, "reviews.html", "reviews", queue=queue)
+
+
+@require_POST
+@staff_view
+def review(request: HttpRequest, access: StaffAccess, submission_id: int) -> HttpResponse:
+    form = ReviewForm(request.POST)
+    if form.is_valid():
+        try:
+            review_create(course=access.course, submission_id=submission_id,
+                          reviewer=access.user, points=form.cleaned_data["points"],
+                          comment=form.cleaned_data["comment"])
+            messages.success(request, "Review saved; the student sees your score and comment.")
+        except DashboardRefused as refused:
+            messages.error(request, str(refused))
+    else:
+        _errors(request, form)
+    return redirect(_url("reviews", access) + f"?page={int_param(request.POST.get('page'))}")
+
+
+@staff_view
+def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    if request.method == "POST":
+        if not access.can_manage_deadlines:
+            raise PermissionDenied("Only the course's instructors change deadlines.")
+        form = DeadlineForm(request.POST)
+        if form.is_valid():
+            deadline_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
+                         due_at=form.cleaned_data["due_at"], by=access.user)
+            messages.success(request, "Deadline saved.")
+        else:
+            _errors(request, form)
+        return redirect(_url("deadlines", access))
+    return _page(request, access, "deadlines.html", "deadlines",
+                 deadlines=deadline_list(course=access.course))
+
+
+def _csv_response(lines: Any, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_GET
+@staff_view
+def gradebook_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpResponse:
+    group = request.GET.get("group", "").strip()
+    lines = exports.gradebook_csv(course=access.course, group=group)
+    return _csv_response(lines, f"{access.course.slug}-gradebook.csv")
+
+
+@require_GET
+@staff_view
+def submissions_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpResponse:
+    return _csv_response(exports.submissions_csv(course=access.course),
+                         f"{access.course.slug}-submissions.csv")
+
+
+def _url(name: str, access: StaffAccess, **kwargs: Any) -> str:
+    return reverse(f"dashboard:{name}", kwargs={"course_slug": access.course.slug, **kwargs})
