@@ -2,6 +2,7 @@
 
 import html
 import re
+from functools import lru_cache
 
 import markdown
 from latex2mathml.converter import convert as latex_to_mathml
@@ -19,8 +20,20 @@ def _mathml(latex: str, *, display: bool) -> str:
     return f'<div class="math-display">{rendered}</div>' if display else rendered
 
 
-def render_markdown(text: str) -> str:
-    """HTML for Markdown `text` whose `$...$` and `$$...$$` maths becomes MathML."""
+def latex_to_html(latex: str, *, display: bool = False) -> str:
+    """MathML for one LaTeX formula (its escaped source in <code> if it cannot be read)."""
+    return _mathml(latex, display=display)
+
+
+@lru_cache(maxsize=1024)
+def render_markdown(text: str, *, escape_html: bool = False) -> str:
+    """HTML for Markdown `text` whose `$...$` and `$$...$$` maths becomes MathML.
+
+    With `escape_html`, HTML in the text (outside maths) is shown as text, never as markup:
+    for text that may contain what a student typed, such as feedback quoting an answer.
+    Pure and deterministic, so results are cached per process: the module's prose is the
+    same for every request, and a variant's prompt for every visit of that student.
+    """
     pieces: list[str] = []
 
     def stash(rendered: str) -> str:
@@ -29,6 +42,8 @@ def render_markdown(text: str) -> str:
 
     text = _DISPLAY.sub(lambda m: "\n\n" + stash(_mathml(m.group(1), display=True)) + "\n\n", text)
     text = _INLINE.sub(lambda m: stash(_mathml(m.group(1), display=False)), text)
+    if escape_html:
+        text = html.escape(text, quote=False)
     rendered = markdown.markdown(text, extensions=["extra", "sane_lists"], output_format="html")
     for index, piece in enumerate(pieces):
         placeholder = _PLACEHOLDER.format(index)

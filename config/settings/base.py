@@ -78,6 +78,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in is rate limited per username + address (courses/sign_in.py): after
+# SIGN_IN_MAX_FAILURES failures, sign-ins are refused until SIGN_IN_WINDOW_SECONDS have passed.
+AUTHENTICATION_BACKENDS = ["courses.sign_in.RateLimitedModelBackend"]
+SIGN_IN_MAX_FAILURES = env.int("SIGN_IN_MAX_FAILURES", default=5)
+SIGN_IN_WINDOW_SECONDS = env.int("SIGN_IN_WINDOW_SECONDS", default=300)
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -94,6 +99,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Files whose names carry a content hash (collectstatic's manifest) are cached for a year
+# and marked immutable by whitenoise; other static files for a day.
+WHITENOISE_MAX_AGE = env.int("WHITENOISE_MAX_AGE", default=24 * 3600)
 
 CONTENT_ROOT = BASE_DIR / "courses" / "content"
 
@@ -102,9 +110,10 @@ CONTENT_ROOT = BASE_DIR / "courses" / "content"
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 CELERY_BROKER_DIR = Path(env("CELERY_BROKER_DIR", default=str(VAR_DIR / "broker")))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
         "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),

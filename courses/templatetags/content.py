@@ -12,3 +12,10 @@ register = template.Library()
 def markdown_filter(text: str) -> SafeString:
     """Render trusted content Markdown (authored in git, never student input) with MathML."""
     return mark_safe(render_markdown(text))  # noqa: S308 (content files are trusted authoring)
+
+
+@register.filter(name="feedback")
+def feedback_filter(text: str) -> SafeString:
+    """Render feedback Markdown with MathML, showing any HTML in it as text (feedback can
+    quote what a student typed)."""
+    return mark_safe(render_markdown(text, escape_html=True))  # noqa: S308 (HTML escaped first)

@@ -1,0 +1,56 @@
+"""How an answer was read, before it is submitted: the checker's parse, never its check.
+
+The preview uses only ``CHECKERS[type].parse(raw, spec)``: it shows the expression as we read
+it (canonical text and MathML) or the invalid-input message with its position. It never
+evaluates the reference, misconceptions or rubric, so nothing of the answer key can leak.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from courses.rendering import latex_to_html
+from grading.checkers import CHECKERS, FormatError
+
+#: Answer types whose reading is worth previewing (maths typed as text).
+PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector"})
+
+
+@dataclass(frozen=True)
+class AnswerPreview:
+    """What the preview shows: ``valid`` with canonical text and MathML, or the message."""
+
+    valid: bool
+    empty: bool = False
+    canonical: str = ""
+    mathml: str = ""
+    message: str = ""
+    position: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable form (what the preview endpoint returns)."""
+        return {
+            "valid": self.valid, "empty": self.empty, "canonical": self.canonical,
+            "mathml": self.mathml, "message": self.message, "position": self.position,
+        }
+
+
+def answer_preview(*, raw: str, spec: Mapping[str, Any], params: Mapping[str, Any]) -> AnswerPreview:
+    """How `raw` would be read for a part with `spec`: canonical text + MathML, or why not.
+
+    `params` (the student's variant) is accepted for parity with grading but never used to
+    compute anything reference-related. An empty answer is reported as `empty`, not as an
+    error. Raises ValueError for an answer type that has no preview (choice, text).
+    """
+    answer_type = spec.get("type")
+    if answer_type not in PREVIEWED_TYPES:
+        raise ValueError(f"no preview for answer type {answer_type!r}")
+    if not raw.strip():
+        return AnswerPreview(valid=False, empty=True)
+    checker = CHECKERS[str(answer_type)]
+    try:
+        answer = checker.parse(raw, spec)
+    except FormatError as exc:
+        return AnswerPreview(valid=False, message=exc.message, position=exc.position)
+    mathml = latex_to_html(answer.latex) if answer.latex else ""
+    return AnswerPreview(valid=True, canonical=answer.canonical, mathml=mathml)

@@ -1,0 +1,389 @@
+"""Student-facing reads: the module page with a student's own work, progress per section.
+
+Everything a student page shows is built here as plain view objects: part specs stay on the
+server (a `PartView` carries the prompt, the choice options' texts and the student's own
+submissions, never a reference, misconception, rubric or correct key). Query counts do not
+depend on how many attempts a student made or how many students a course has.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Prefetch
+from django.http import Http404
+
+from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
+from courses.selectors import enrollment_get
+from grading.models import Submission
+from grading.predictions import measured_value
+from grading.preview import PREVIEWED_TYPES
+from grading.services import AttemptState
+from grading.variant_assignment import Variant, variant_for
+from labs.models import LabRun
+
+#: Outcomes shown while the answer is still being graded (by a worker or a person).
+WAITING = (Submission.Outcome.PENDING, Submission.Outcome.REVIEW)
+
+
+@dataclass(frozen=True)
+class PredictionView:
+    """A locked prediction beside what the lab measured (None until the run has finished)."""
+
+    lab_slug: str
+    run: LabRun | None
+    predicted: str
+    measured: str | None
+
+    @property
+    def waiting(self) -> bool:
+        return self.measured is None
+
+
+@dataclass(frozen=True)
+class PartView:
+    """One answer box as the student sees it: prompt, options, their own attempts."""
+
+    id: int
+    key: str
+    answer_type: str
+    prompt: str
+    points: float
+    options: list[tuple[str, str]]
+    multiple: bool
+    state: AttemptState
+    history: list[Submission]
+    prediction: PredictionView | None = None
+
+    @property
+    def latest(self) -> Submission | None:
+        return self.history[-1] if self.history else None
+
+    @property
+    def previewable(self) -> bool:
+        return self.answer_type in PREVIEWED_TYPES
+
+    @property
+    def can_answer(self) -> bool:
+        """Whether a form is shown: attempts left and not yet solved."""
+        return not self.state.solved and self.state.left != 0
+
+    @property
+    def waiting(self) -> bool:
+        latest = self.latest
+        return latest is not None and latest.outcome in WAITING
+
+    @property
+    def initial(self) -> str:
+        """What the answer box starts with: the last answer typed (nothing typed is lost)."""
+        latest = self.latest
+        return latest.raw_answer if latest is not None and self.can_answer else ""
+
+    @property
+    def chosen(self) -> list[str]:
+        """Option keys of the latest answer (choice parts), to keep the selection checked."""
+        latest = self.latest
+        if latest is None:
+            return []
+        return [key.strip().lower() for key in latest.raw_answer.split(",") if key.strip()]
+
+
+@dataclass(frozen=True)
+class ExerciseView:
+    exercise: Exercise
+    prompt: str
+    parts: list[PartView]
+
+    @property
+    def slug(self) -> str:
+        return self.exercise.slug
+
+    @property
+    def title(self) -> str:
+        return self.exercise.title
+
+    @property
+    def is_prediction(self) -> bool:
+        return self.exercise.kind == Exercise.Kind.PREDICT
+
+
+@dataclass(frozen=True)
+class SectionProgress:
+    """Parts of a section's exercises: how many exist, were answered, were solved."""
+
+    total: int = 0
+    answered: int = 0
+    solved: int = 0
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.solved / self.total) if self.total else 0
+
+
+@dataclass(frozen=True)
+class LabView:
+    lab: Lab
+    runs: int
+
+
+@dataclass(frozen=True)
+class SectionView:
+    section: Section
+    figures: list[Figure]
+    labs: list[LabView]
+    predictions: list[ExerciseView]
+    exercises: list[ExerciseView]
+    progress: SectionProgress
+
+    @property
+    def predictions_locked(self) -> bool:
+        """Whether every prediction of the section has been committed (figures may show)."""
+        return all(p.prediction is None or p.state.used
+                   for e in self.predictions for p in e.parts)
+
+
+@dataclass(frozen=True)
+class ModulePage:
+    """Everything the module page shows for one student."""
+
+    enrollment: Enrollment
+    sections: list[SectionView]
+    exercises: list[ExerciseView] = field(default_factory=list)
+
+    @property
+    def course(self) -> Course:
+        return self.enrollment.course
+
+
+@dataclass(frozen=True)
+class CourseProgress:
+    course: Course
+    sections: list[tuple[Section, SectionProgress]]
+
+
+def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) -> AttemptState:
+    """`grading.services.attempt_state` computed from already loaded submissions (no query)."""
+    counted = [s.outcome for s in submissions if s.counts_as_attempt]
+    return AttemptState(used=len(counted), limit=max_attempts,
+                        solved=Submission.Outcome.CORRECT in counted)
+
+
+def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(o.get("key", "")), str(o.get("text", ""))) for o in spec.get("options") or []
+            if isinstance(o, dict)]
+
+
+def _display(value: Any, options: Sequence[tuple[str, str]]) -> str:
+    texts = dict(options)
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_display(v, options) for v in value) + "]"
+    return texts.get(str(value), str(value))
+
+
+def _prediction(part: Part, history: list[Submission], runs: dict[int, LabRun],
+                options: list[tuple[str, str]]) -> PredictionView | None:
+    spec = part.spec
+    if not spec.get("lab"):
+        return None
+    charged = [s for s in history if s.counts_as_attempt]
+    if not charged:
+        return PredictionView(lab_slug=spec["lab"], run=None, predicted="", measured=None)
+    submission = charged[-1]
+    run = runs.get(submission.pk)
+    predicted = _display(submission.raw_answer.strip().lower(), options) if options \
+        else submission.raw_answer.strip()
+    measured = None
+    if (run is not None and run.status == LabRun.Status.SUCCEEDED and run.result is not None
+            and submission.outcome not in WAITING):
+        measured = _display(measured_value(run.result, spec["measure"]), options)
+    return PredictionView(lab_slug=spec["lab"], run=run, predicted=predicted, measured=measured)
+
+
+def _part_view(part: Part, variant: Variant, history: list[Submission],
+               runs: dict[int, LabRun]) -> PartView:
+    spec = part.spec
+    options = _options(spec)
+    return PartView(
+        id=part.pk, key=part.key, answer_type=part.answer_type,
+        prompt=variant.prompt(part.prompt or ""), points=part.points,
+        options=options, multiple=bool(spec.get("multiple")),
+        state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
+        history=history, prediction=_prediction(part, history, runs, options),
+    )
+
+
+def _progress(parts: Iterable[PartView]) -> SectionProgress:
+    views = list(parts)
+    return SectionProgress(
+        total=len(views),
+        answered=sum(1 for p in views if p.state.used),
+        solved=sum(1 for p in views if p.state.solved),
+    )
+
+
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> ModulePage:
+    """The module of `course_slug` for a member: sections, figures, labs, exercises and the
+    user's own submissions, attempts left and predictions, in a constant number of queries.
+
+    Raises Http404 when the user is not an active member of the course.
+    """
+    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    course = enrollment.course
+    student = cast(User, user)
+    sections = list(
+        Section.objects.active().filter(module_id=course.module_id).order_by("order")
+        .prefetch_related(
+            Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
+            Prefetch("labs", queryset=Lab.objects.active().order_by("order")),
+            Prefetch("exercises", queryset=Exercise.objects.active().order_by("order")
+                     .prefetch_related(Prefetch("parts", queryset=Part.objects.active()
+                                                .order_by("order")))),
+        )
+    )
+    history: dict[int, list[Submission]] = defaultdict(list)
+    for submission in Submission.objects.filter(student=student, course=course).order_by(
+        "created_at", "id"
+    ):
+        history[submission.part_id].append(submission)
+    lab_parts = _lab_part_ids(sections)
+    prediction_ids = [s.pk for part_id in lab_parts for s in history.get(part_id, [])]
+    runs: dict[int, LabRun] = {}
+    if prediction_ids:
+        for run in LabRun.objects.filter(submission_id__in=prediction_ids, requester=student) \
+                .order_by("queued_at", "id").defer("plot_svg"):
+            assert run.submission_id is not None  # noqa: S101 - filtered on it
+            runs[run.submission_id] = run
+    run_counts = dict(
+        LabRun.objects.filter(requester=student, course=course).values_list("lab_id")
+        .annotate(n=Count("id")).values_list("lab_id", "n")
+    )
+
+    section_views: list[SectionView] = []
+    exercises: list[ExerciseView] = []
+    for section in sections:
+        predictions: list[ExerciseView] = []
+        own: list[ExerciseView] = []
+        for exercise in section.exercises.all():
+            variant = variant_for(student=student, course=course, exercise=exercise)
+            view = ExerciseView(
+                exercise=exercise, prompt=variant.prompt(exercise.prompt),
+                parts=[_part_view(part, variant, history[part.pk], runs)
+                       for part in exercise.parts.all()],
+            )
+            (predictions if view.is_prediction else own).append(view)
+        exercises.extend(own)
+        section_views.append(SectionView(
+            section=section, figures=list(section.figures.all()),
+            labs=[LabView(lab=lab, runs=run_counts.get(lab.pk, 0)) for lab in section.labs.all()],
+            predictions=predictions, exercises=own,
+            progress=_progress(p for e in (*predictions, *own) for p in e.parts),
+        ))
+    exercises.sort(key=lambda e: (e.exercise.order, e.exercise.pk))
+    return ModulePage(enrollment=enrollment, sections=section_views, exercises=exercises)
+
+
+def _lab_part_ids(sections: Iterable[Section]) -> set[int]:
+    return {part.pk for section in sections for exercise in section.exercises.all()
+            for part in exercise.parts.all() if part.spec.get("lab")}
+
+
+def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
+    """Each active course of `user` with its module's sections and the user's progress in
+    each (parts answered and solved), in four queries whatever the number of courses."""
+    if not user.is_authenticated:
+        return []
+    courses = list(
+        Course.objects.filter(enrollments__user=user, enrollments__is_active=True)
+        .select_related("module").order_by("title")
+    )
+    module_ids = {c.module_id for c in courses}
+    sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
+    parts = list(
+        Part.objects.active().filter(exercise__module_id__in=module_ids,
+                                     exercise__archived_at__isnull=True)
+        .values_list("pk", "exercise__section_id")
+    )
+    outcomes: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for course_id, part_id, outcome in Submission.objects.filter(
+        student_id=user.pk, course__in=courses, counts_as_attempt=True
+    ).values_list("course_id", "part_id", "outcome"):
+        outcomes[(course_id, part_id)].append(outcome)
+
+    result = []
+    for course in courses:
+        rows = []
+        for section in (s for s in sections if s.module_id == course.module_id):
+            ids = [pk for pk, section_id in parts if section_id == section.pk]
+            rows.append((section, SectionProgress(
+                total=len(ids),
+                answered=sum(1 for pk in ids if outcomes.get((course.pk, pk))),
+                solved=sum(1 for pk in ids
+                           if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
+            )))
+        result.append(CourseProgress(course=course, sections=rows))
+    return result
+
+
+@dataclass(frozen=True)
+class StudentPart:
+    """A part of the student's course with the student's variant parameters."""
+
+    enrollment: Enrollment
+    part: Part
+    params: dict[str, Any]
+
+    @property
+    def course(self) -> Course:
+        return self.enrollment.course
+
+
+def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: int) -> StudentPart:
+    """An active part of the course's module with the user's variant; Http404 when the user
+    is not an active member or the part is not in the course."""
+    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    part = (
+        Part.objects.active().select_related("exercise")
+        .filter(pk=part_id, exercise__module_id=enrollment.course.module_id,
+                exercise__archived_at__isnull=True)
+        .first()
+    )
+    if part is None:
+        raise Http404("No such question.")
+    variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params)
+
+
+@dataclass(frozen=True)
+class SubmissionDetail:
+    submission: Submission
+    prompt: str
+    run: LabRun | None
+
+    @property
+    def waiting(self) -> bool:
+        return self.submission.outcome in WAITING
+
+
+def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
+                           submission_id: int) -> SubmissionDetail:
+    """The user's own submission in the course, its part's prompt in the user's variant and
+    the lab run grading it (predictions); Http404 for anyone else's submission (or none)."""
+    if not user.is_authenticated:
+        raise Http404("No such answer.")
+    submission = (
+        Submission.objects.select_related("part__exercise", "course")
+        .filter(pk=submission_id, student_id=user.pk, course__slug=course_slug,
+                course__enrollments__user_id=user.pk, course__enrollments__is_active=True)
+        .first()
+    )
+    if submission is None:
+        raise Http404("No such answer.")
+    part = submission.part
+    variant = variant_for(student=cast(User, user), course=submission.course, exercise=part.exercise)
+    run = (LabRun.objects.filter(submission=submission, requester_id=user.pk).defer("plot_svg")
+           .order_by("-queued_at", "-id").first()) if part.spec.get("lab") else None
+    return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""), run=run)

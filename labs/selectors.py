@@ -1,0 +1,64 @@
+"""Student-facing reads for labs: a lab of the student's course, their runs, key numbers."""
+
+import uuid
+from dataclasses import dataclass
+from typing import cast
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import Http404
+
+from courses.models import Enrollment, Lab
+from courses.selectors import enrollment_get
+from labs.models import LabRun
+from labs.simulations import SIMULATIONS
+
+#: How many of a student's earlier runs a lab page lists.
+RUNS_LISTED = 20
+
+
+@dataclass(frozen=True)
+class LabPage:
+    enrollment: Enrollment
+    lab: Lab
+    runs: list[LabRun]
+
+
+def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: str,
+                    runs: int = RUNS_LISTED) -> LabPage:
+    """An active lab of the course's module and the user's latest runs of it (newest first,
+    without their results or plots); Http404 when the user is not a member or no such lab."""
+    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    lab = (Lab.objects.active().select_related("section")
+           .filter(module_id=enrollment.course.module_id, slug=lab_slug).first())
+    if lab is None:
+        raise Http404("No such lab.")
+    earlier = list(
+        LabRun.objects.filter(lab=lab, course=enrollment.course, requester_id=user.pk)
+        .defer("result", "plot_svg").order_by("-queued_at", "-id")[:runs]
+    )
+    return LabPage(enrollment=enrollment, lab=lab, runs=earlier)
+
+
+def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,
+                        with_result: bool = True) -> LabRun:
+    """The user's own run in the course, looked up by uuid AND requester: anyone else's run
+    (or a run of a course the user has left) is Http404."""
+    if not user.is_authenticated:
+        raise Http404("No such run.")
+    runs = LabRun.objects.select_related("lab", "course").filter(
+        uuid=run_uuid, requester=cast(User, user), course__slug=course_slug,
+        course__enrollments__user_id=user.pk, course__enrollments__is_active=True,
+    )
+    if not with_result:
+        runs = runs.defer("result", "plot_svg")
+    run = runs.first()
+    if run is None:
+        raise Http404("No such run.")
+    return run
+
+
+def lab_run_key_results(*, run: LabRun) -> list[tuple[str, str]]:
+    """The few labelled numbers the run page shows (empty until the run has succeeded)."""
+    if run.status != LabRun.Status.SUCCEEDED or run.result is None:
+        return []
+    return list(SIMULATIONS[run.lab.simulation].KEY_RESULTS(run.result))
