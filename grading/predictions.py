@@ -12,12 +12,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import Lab
+from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, grade
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
 
 logger = logging.getLogger(__name__)
+
+GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
 
 
 def measured_value(result: dict[str, Any], measure: str) -> Any:
@@ -90,7 +93,10 @@ def _display(value: Any) -> str:
 def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
            misconception: str) -> None:
     with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
+        updated = Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
             outcome=outcome, score=score, feedback=feedback, misconception=misconception,
             grader_version=GRADER_VERSION, graded_at=timezone.now(),
         )
+        if updated and outcome in GRADED:  # the webhook outbox row commits with the grade
+            outbox_record(event="submission.graded", subject_id=submission.pk,
+                          course_id=submission.course_id)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Part
+from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, grade
 from grading.models import Submission
 from grading.variant_assignment import variant_for
@@ -161,4 +162,7 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
             "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
             "grader_version", "graded_at",
         ])
+        if outcome in GRADED:  # the webhook outbox row commits with the grade
+            outbox_record(event="submission.graded", subject_id=submission.pk,
+                          course_id=submission.course_id)
     return submission

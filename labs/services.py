@@ -22,6 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from courses.models import Course, Lab
+from courses.webhooks import outbox_record
 from labs.models import LabRun
 from labs.simulations import SIMULATIONS, validate_params
 
@@ -175,6 +176,7 @@ def _finish(run_id: int, token: int, *, status: str, has_submission: bool = True
         ).update(status=status, finished_at=timezone.now(), progress=1.0, **values)
         if not updated:
             return "superseded"
+        outbox_record(event="lab_run.finished", subject_id=run_id)  # commits with the result
         if has_submission:
             transaction.on_commit(lambda: _after_finish(run_id))
     return str(status)
