@@ -249,14 +249,10 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         "created_at", "id"
     ):
         history[submission.part_id].append(submission)
-    lab_parts = _lab_part_ids(sections)
-    prediction_ids = [s.pk for part_id in lab_parts for s in history.get(part_id, [])]
     runs: dict[int, LabRun] = {}
-    if prediction_ids:
-        for run in LabRun.objects.filter(submission_id__in=prediction_ids, requester=student) \
-                .order_by("queued_at", "id").defer("plot_svg"):
-            assert run.submission_id is not None  # noqa: S101 - filtered on it
-            runs[run.submission_id] = run
+    for run in LabRun.objects.filter(requester=student, course=course, submission__isnull=False) \
+            .defer("plot_svg").order_by("queued_at", "id"):
+        runs[cast(int, run.submission_id)] = run  # the latest run of each prediction
     run_counts = dict(
         LabRun.objects.filter(requester=student, course=course).values_list("lab_id")
         .annotate(n=Count("id")).values_list("lab_id", "n")
@@ -284,11 +280,6 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         ))
     exercises.sort(key=lambda e: (e.exercise.order, e.exercise.pk))
     return ModulePage(enrollment=enrollment, sections=section_views, exercises=exercises)
-
-
-def _lab_part_ids(sections: Iterable[Section]) -> set[int]:
-    return {part.pk for section in sections for exercise in section.exercises.all()
-            for part in exercise.parts.all() if part.spec.get("lab")}
 
 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:

@@ -1,8 +1,19 @@
-"""Course pages: sign-in required, the module rendered with MathML, other courses are 404."""
+"""Course pages: sign-in (rate limited), the home page with progress, the module page with its
+figures in a constant number of queries; other courses are 404."""
+
+import re
+import time
 
 import pytest
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import override_settings
 from django.urls import reverse
 
+from courses.models import Part
+from grading.services import submission_create
+from labs.simulations.word_vectors import angle_degrees
 from tests.factories import TEST_PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +44,162 @@ def test_module_page_renders_every_section_with_mathml(client, alice, course):
 def test_module_page_of_another_course_is_404(client, alice, other_course):
     client.force_login(alice)
     assert client.get(reverse("course-module", args=[other_course.slug])).status_code == 404
+
+
+# --- the module page: figures, progress, speed -------------------------------------------
+
+#: session, user, then the module page selector's 9 queries
+MODULE_PAGE_QUERIES = 11
+
+
+def _module_url(course) -> str:
+    return reverse("course-module", args=[course.slug])
+
+
+def _answer(student, course, slug, key, raw):
+    part = Part.objects.select_related("exercise").get(exercise__slug=slug, key=key)
+    return submission_create(student=student, course=course, part=part, raw_answer=raw)
+
+
+@pytest.mark.parametrize("attempts", [1, 30])
+def test_module_page_renders_in_a_constant_number_of_queries(
+    client, alice, course, attempts, django_assert_num_queries
+):
+    _answer(alice, course, "predict-analogy", "endpoint", "queen")
+    for number in range(attempts):
+        _answer(alice, course, "extend-bottleneck", "explanation", f"Attempt {number}.")
+        _answer(alice, course, "apply-1-gradient-bound", "bound", f"0.85^({number}")
+    client.force_login(alice)
+    with django_assert_num_queries(MODULE_PAGE_QUERIES):
+        response = client.get(_module_url(course))
+    assert response.content.decode().count("Attempt ") >= attempts
+
+
+def test_home_lists_progress_per_section(client, alice, course):
+    _answer(alice, course, "apply-2-sequential-steps", "attention_steps", "1")
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert "5.3 No Parallelism Across Time" in page
+    assert "1 of 2" in page
+
+
+def test_figure_5_1_shows_the_chosen_pair_and_its_angle_without_javascript(client, alice, course):
+    client.force_login(alice)
+    page = client.get(_module_url(course), {"a": "king", "b": "queen"}).content.decode()
+    assert f"is <strong>{angle_degrees('king', 'queen'):.0f}°</strong>" in page
+    assert '<option value="king" selected>' in page
+    assert 'role="img"' in page and "<desc" in page
+
+
+def test_figure_5_6_lists_the_chosen_rows_weights_without_javascript(client, alice, course):
+    client.force_login(alice)
+    page = client.get(_module_url(course), {"row": "4"}).content.decode()
+    panel = page[page.index('data-row-panel="4"'):]
+    panel = panel[:panel.index("</div>")]
+    assert "hidden" not in panel.split(">")[0]
+    assert "zone" in panel and "Area: 0.8" in panel
+    assert 'aria-current="true">zone</a>' in page
+
+
+def test_unknown_figure_choices_fall_back_to_the_defaults(client, alice, course):
+    client.force_login(alice)
+    response = client.get(_module_url(course), {"a": "<script>", "b": "dog", "row": "999999"})
+    assert response.status_code == 200
+    assert "<script>" not in response.content.decode()
+
+
+def test_figures_wait_for_the_prediction_of_their_section(client, alice, course):
+    client.force_login(alice)
+    page = client.get(_module_url(course)).content.decode()
+    assert page.count('<details class="reveal">') == 2
+    _answer(alice, course, "predict-analogy", "endpoint", "queen")
+    page = client.get(_module_url(course)).content.decode()
+    assert page.count('<details class="reveal">') == 1
+
+
+# --- signing in ----------------------------------------------------------------------------
+
+def _sign_in(client, username, password, address="10.0.0.1"):
+    return client.post(reverse("login"), {"username": username, "password": password},
+                       REMOTE_ADDR=address)
+
+
+@pytest.fixture
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_sign_in_is_refused_after_five_failures_even_with_the_right_password(
+    client, alice, empty_cache
+):
+    for _ in range(5):
+        response = _sign_in(client, "alice", "wrong")
+        assert "didn't match" in response.content.decode()
+    response = _sign_in(client, "alice", TEST_PASSWORD)
+    assert response.status_code == 200
+    assert "Too many failed sign-ins" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_limit_is_per_username_and_address(client, alice, bob, empty_cache):
+    for _ in range(5):
+        _sign_in(client, "alice", "wrong")
+    assert _sign_in(Client(), "bob", TEST_PASSWORD).status_code == 302
+    assert _sign_in(Client(), "alice", TEST_PASSWORD, address="10.0.0.2").status_code == 302
+
+
+def test_a_successful_sign_in_forgets_earlier_failures(client, alice, empty_cache):
+    for _ in range(4):
+        _sign_in(client, "alice", "wrong")
+    assert _sign_in(Client(), "alice", TEST_PASSWORD).status_code == 302
+    for _ in range(4):
+        _sign_in(client, "alice", "wrong")
+    assert _sign_in(Client(), "alice", TEST_PASSWORD).status_code == 302
+
+
+@override_settings(SIGN_IN_WINDOW_SECONDS=1)
+def test_the_window_passes(client, alice, empty_cache):
+    for _ in range(5):
+        _sign_in(client, "alice", "wrong")
+    assert "Too many" in _sign_in(client, "alice", TEST_PASSWORD).content.decode()
+    time.sleep(1.2)  # the counts expire with the window
+    assert _sign_in(Client(), "alice", TEST_PASSWORD).status_code == 302
+
+
+def test_sign_in_form_needs_its_csrf_token(alice, empty_cache):
+    client = Client(enforce_csrf_checks=True)
+    assert _sign_in(client, "alice", TEST_PASSWORD).status_code == 403
+
+
+def test_sign_out_is_a_post_with_csrf(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert 'action="/accounts/logout/"' in page and "csrfmiddlewaretoken" in page
+    assert client.post(reverse("logout")).status_code == 403
+
+
+# --- static files ---------------------------------------------------------------------------
+
+MANIFEST_STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
+def test_static_files_get_hashed_names_and_far_future_caching(tmp_path, rf):
+    from django.core.management import call_command
+    from django.templatetags.static import static
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    with override_settings(STATIC_ROOT=tmp_path, STORAGES=MANIFEST_STORAGES, DEBUG=False):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        url = static("grader.js")
+        assert re.fullmatch(r"/static/grader\.[0-9a-f]{12}\.js", url)
+        middleware = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
+        response = middleware(rf.get(url, HTTP_ACCEPT_ENCODING="gzip"))
+        assert response.status_code == 200
+        assert response["Cache-Control"] == "max-age=315360000, public, immutable"
+        assert response["Content-Encoding"] == "gzip"

@@ -1,0 +1,47 @@
+"""Lab reads for students: their own runs only, found by uuid and requester, in few queries."""
+
+import uuid
+
+import pytest
+from django.http import Http404
+
+from courses.models import Lab
+from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
+from labs.services import lab_run_execute, lab_run_request
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lab(module_05) -> Lab:
+    return Lab.objects.get(slug="rnn")
+
+
+@pytest.mark.parametrize("runs", [1, 25])
+def test_lab_page_lists_the_students_latest_runs_in_three_queries(
+    alice, course, lab, runs, django_assert_num_queries
+):
+    for seed in range(runs):
+        lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=seed)
+    with django_assert_num_queries(3):  # enrolment, lab, runs
+        page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="rnn")
+    assert len(page.runs) == min(runs, 20)
+    assert page.runs[0].seed == runs - 1  # newest first
+
+
+def test_a_run_is_found_by_uuid_and_requester_only(alice, bob, course, other_course, lab):
+    run = lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=1)
+    assert lab_run_for_student(user=alice, course_slug=course.slug, run_uuid=run.uuid) == run
+    for user, slug, key in ((bob, course.slug, run.uuid), (alice, other_course.slug, run.uuid),
+                            (alice, course.slug, uuid.uuid4())):
+        with pytest.raises(Http404):
+            lab_run_for_student(user=user, course_slug=slug, run_uuid=key)
+
+
+def test_key_results_appear_once_the_run_has_succeeded(alice, course, lab):
+    run = lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=1)
+    assert lab_run_key_results(run=run) == []
+    lab_run_execute(run_id=run.pk)
+    run = lab_run_for_student(user=alice, course_slug=course.slug, run_uuid=run.uuid)
+    labels = [label for label, _ in lab_run_key_results(run=run)]
+    assert labels[:2] == ["Tokens read", "Sequential steps"]
