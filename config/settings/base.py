@@ -99,9 +99,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-# Files whose names carry a content hash (collectstatic's manifest) are cached for a year
-# and marked immutable by whitenoise; other static files for a day.
-WHITENOISE_MAX_AGE = env.int("WHITENOISE_MAX_AGE", default=24 * 3600)
+# whitenoise serves the files collectstatic names by content hash (every {% static %} URL
+# when DEBUG is off) with "Cache-Control: max-age=315360000, public, immutable"; anything
+# else gets WHITENOISE_MAX_AGE (whitenoise's default: 60 s, or 0 with DEBUG).
 
 CONTENT_ROOT = BASE_DIR / "courses" / "content"
 
