@@ -125,11 +125,12 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
     """Make the course's LMS-managed enrolments match `entries`; returns what changed.
 
     Each entry is matched by external id in this course; otherwise it adopts an existing
-    account (same external id in another course, or one user with the same email), and its
-    enrolment here if it has one; otherwise a user (without a usable password) is created.
-    Name, email, role and group are updated; managed enrolments absent from `entries` are
-    deactivated. Raises RosterInvalid (changing nothing) for duplicate or blank external ids
-    or unknown roles. Concurrent syncs of one course are serialized.
+    account (same external id in another course, or the one user with that email) and its
+    enrolment here if it has one without an external id; otherwise a user (without a usable
+    password) is created. Name, email, role and group are updated; managed enrolments absent
+    from `entries` are deactivated. Raises RosterInvalid (changing nothing) for duplicate or
+    blank external ids or unknown roles. Concurrent syncs of one course are serialized. The
+    number of queries does not grow with the roster.
     """
     _validate(entries)
     Course.objects.select_for_update().filter(pk=course.pk).first()
@@ -138,38 +139,51 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
     by_external = {e.external_id: e for e in enrollments if e.external_id}
     by_user = {e.user_id: e for e in enrollments}
     newcomers = [e for e in entries if e.external_id not in by_external]
-    existing_users = _find_users(course, newcomers) if newcomers else {}
-    usernames = _new_usernames([e.external_id for e in newcomers])
+    found = _find_users(course, newcomers) if newcomers else {}
+    usernames = _new_usernames([e.external_id for e in newcomers]) if newcomers else {}
+
+    # Newcomers: an account (found or new), then an enrolment (adopted or new).
+    users: dict[str, User] = {}
+    claimed: set[int] = set()
+    new_users: list[User] = []
+    for entry in newcomers:
+        user = found.get(entry.external_id)
+        here = by_user.get(user.pk) if user is not None else None
+        if user is None or user.pk in claimed or (here is not None and here.external_id):
+            first, last = _split_name(entry.name)
+            user = User(username=usernames[entry.external_id], first_name=first, last_name=last,
+                        email=entry.email)
+            user.set_unusable_password()
+            new_users.append(user)
+        else:
+            claimed.add(user.pk)
+        users[entry.external_id] = user
+    User.objects.bulk_create(new_users)
+    new_enrollments = []
+    for entry in newcomers:
+        user = users[entry.external_id]
+        adopted = by_user.get(user.pk)
+        if adopted is not None:
+            adopted.external_id = entry.external_id
+            by_external[entry.external_id] = adopted
+        else:
+            new_enrollments.append(Enrollment(user=user, course=course, role=entry.role,
+                                              group=entry.group, external_id=entry.external_id))
+            diff.created.append(entry.external_id)
+    Enrollment.objects.bulk_create(new_enrollments)
+    created = set(diff.created)
 
     changed_users: list[User] = []
     changed_enrollments: list[Enrollment] = []
     for entry in entries:
+        if entry.external_id in created:
+            first, last = _split_name(entry.name)
+            _update_user(users[entry.external_id], first, last, entry.email, changed_users)
+            continue
+        enrollment = by_external[entry.external_id]
         first, last = _split_name(entry.name)
-        enrollment = by_external.get(entry.external_id)
-        if enrollment is None:
-            user = existing_users.get(entry.external_id)
-            if user is not None and by_user.get(user.pk) and by_user[user.pk].external_id:
-                user = None  # that account is already enrolled here under another external id
-            if user is None:
-                user = User(username=usernames[entry.external_id], first_name=first,
-                            last_name=last, email=entry.email)
-                user.set_unusable_password()
-                user.save()
-            enrollment = by_user.get(user.pk)
-            if enrollment is None:
-                by_user[user.pk] = Enrollment.objects.create(
-                    user=user, course=course, role=entry.role, group=entry.group,
-                    external_id=entry.external_id,
-                )
-                diff.created.append(entry.external_id)
-                _update_user(user, first, last, entry.email, changed_users)
-                continue
-            enrollment.external_id = entry.external_id
-            changed = True
-        else:
-            changed = False
-        user = enrollment.user
-        changed = _update_user(user, first, last, entry.email, changed_users) or changed
+        changed = _update_user(enrollment.user, first, last, entry.email, changed_users)
+        changed = changed or entry.external_id in users  # adopted: its external id is new
         for name, value in (("role", entry.role), ("group", entry.group), ("is_active", True)):
             if getattr(enrollment, name) != value:
                 setattr(enrollment, name, value)

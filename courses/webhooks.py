@@ -94,7 +94,7 @@ def webhook_subscribe(*, course: Course, url: str, events: Iterable[str]) -> Web
 
 def webhook_unsubscribe(*, subscription: WebhookSubscription) -> None:
     """Stop sending to the subscription; its pending deliveries give up, history is kept."""
-    with transaction.atomic(durable=True):
+    with transaction.atomic():  # the admin's actions call this inside their own transaction
         WebhookSubscription.objects.filter(pk=subscription.pk).update(is_active=False)
         subscription.deliveries.filter(status=WebhookDelivery.Status.PENDING).update(
             status=WebhookDelivery.Status.FAILED, last_error="The subscription was removed."
@@ -333,7 +333,7 @@ def webhook_delivery_replay(*, delivery: WebhookDelivery) -> WebhookDelivery:
 
     The attempt count restarts; the event id stays, so receivers can deduplicate.
     """
-    with transaction.atomic(durable=True):
+    with transaction.atomic():  # the admin's actions call this inside their own transaction
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
             status=WebhookDelivery.Status.PENDING, attempts=0, next_attempt_at=timezone.now(),
             delivered_at=None,

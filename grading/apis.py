@@ -206,6 +206,9 @@ class GradebookOutput(serializers.Serializer):
     rows = GradebookRowOutput(many=True)
 
 
+CELL_FIELDS = ("best_score", "attempts", "pending", "correct", "last_activity")
+
+
 def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, Any]:
     from datetime import timedelta
 
@@ -219,7 +222,8 @@ def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, An
             {"student_id": r.student_id, "username": r.username, "name": r.name, "email": r.email,
              "group": r.group, "external_id": r.external_id, "earned": r.earned(book.columns),
              "last_activity": r.last_activity,
-             "cells": [{"part_id": part_id, **vars(cell)} for part_id, cell in r.cells.items()]}
+             "cells": [{"part_id": part_id, **{name: getattr(cell, name) for name in CELL_FIELDS}}
+                       for part_id, cell in r.cells.items()]}
             for r in book.rows
         ],
     }

@@ -1,0 +1,134 @@
+"""Roster sync: one list in, enrolments created, updated and deactivated, and the diff out."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from courses.models import Enrollment, Part
+from courses.roster import RosterEntry, RosterInvalid, roster_sync
+from grading.models import Submission
+from grading.services import SubmissionRefused, submission_create
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def entry(external_id: str, name: str = "", email: str = "", role: str = "student",
+          group: str = "") -> RosterEntry:
+    return RosterEntry(external_id=external_id, name=name or f"Student {external_id}",
+                       email=email or f"{external_id}@uni.example", role=role, group=group)
+
+
+def test_a_first_sync_creates_users_and_enrolments(course) -> None:
+    diff = roster_sync(course=course, entries=[entry("s1", "Ada Lovelace", group="A"),
+                                               entry("s2", role="ta")])
+    assert (diff.created, diff.updated, diff.deactivated, diff.unchanged) == (["s1", "s2"], [], [], [])
+    ada = Enrollment.objects.select_related("user").get(course=course, external_id="s1")
+    assert (ada.user.first_name, ada.user.last_name, ada.group, ada.role) == ("Ada", "Lovelace", "A",
+                                                                                "student")
+    assert not ada.user.has_usable_password()
+    assert Enrollment.objects.get(course=course, external_id="s2").role == "ta"
+
+
+def test_a_second_sync_reports_updates_deactivations_and_unchanged(course) -> None:
+    roster_sync(course=course, entries=[entry("s1"), entry("s2"), entry("s3")])
+    diff = roster_sync(course=course, entries=[entry("s1"), entry("s2", group="B"),
+                                               entry("s4", "New Person")])
+    assert diff.created == ["s4"]
+    assert diff.updated == ["s2"]
+    assert diff.deactivated == ["s3"]
+    assert diff.unchanged == ["s1"]
+    assert not Enrollment.objects.get(course=course, external_id="s3").is_active
+
+
+def test_a_deactivated_student_keeps_their_work_and_comes_back_when_listed_again(course) -> None:
+    roster_sync(course=course, entries=[entry("s1")])
+    student = User.objects.get(enrollments__external_id="s1")
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound", key="bound")
+    submission_create(student=student, course=course, part=part, raw_answer="0.1")
+
+    assert roster_sync(course=course, entries=[]).deactivated == ["s1"]
+    assert Submission.objects.filter(student=student).count() == 1
+    with pytest.raises(SubmissionRefused):
+        submission_create(student=student, course=course, part=part, raw_answer="0.2")
+
+    assert roster_sync(course=course, entries=[entry("s1")]).updated == ["s1"]
+    assert Enrollment.objects.get(course=course, user=student).is_active
+
+
+def test_enrolments_made_by_hand_are_never_deactivated(course, irene, alice) -> None:
+    diff = roster_sync(course=course, entries=[entry("s1")])
+    assert diff.deactivated == []
+    assert Enrollment.objects.filter(course=course, user__in=[irene, alice], is_active=True).count() == 2
+
+
+def test_an_existing_account_is_adopted_by_email_or_by_external_id_elsewhere(course, other_course,
+                                                                             alice) -> None:
+    roster_sync(course=other_course, entries=[entry("s9", "Nine")])
+    diff = roster_sync(course=course, entries=[entry("alice-42", "Alice Liddell", email="ALICE@example.org"),
+                                               entry("s9", "Nine")])
+    assert diff.updated == ["alice-42"]  # alice's enrolment here, now LMS-managed
+    assert diff.created == ["s9"]
+    assert Enrollment.objects.get(course=course, user=alice).external_id == "alice-42"
+    nine = User.objects.get(enrollments__course=other_course, enrollments__external_id="s9")
+    assert Enrollment.objects.get(course=course, external_id="s9").user == nine
+    assert User.objects.filter(email__iexact="alice@example.org").count() == 1
+
+
+def test_an_ambiguous_email_links_nobody(course) -> None:
+    UserFactory(username="twin1", email="twin@example.org")
+    UserFactory(username="twin2", email="twin@example.org")
+    roster_sync(course=course, entries=[entry("t", email="twin@example.org")])
+    user = Enrollment.objects.get(course=course, external_id="t").user
+    assert user.username not in ("twin1", "twin2")
+
+
+def test_new_usernames_never_collide(course) -> None:
+    UserFactory(username="s1")
+    roster_sync(course=course, entries=[entry("s1", email="someone-else@example.org")])
+    assert Enrollment.objects.get(course=course, external_id="s1").user.username == "s1-2"
+
+
+def test_an_invalid_roster_changes_nothing(course) -> None:
+    roster_sync(course=course, entries=[entry("s1")])
+    with pytest.raises(RosterInvalid) as error:
+        roster_sync(course=course, entries=[entry("s2"), entry("s2"), entry("s3", role="dean")])
+    assert set(error.value.errors) == {"0.external_id", "1.external_id", "2.role"}
+    assert list(Enrollment.objects.filter(course=course, external_id__startswith="s")
+                .values_list("external_id", "is_active")) == [("s1", True)]
+
+
+@pytest.mark.parametrize("size", [5, 40])
+def test_the_number_of_queries_does_not_grow_with_the_roster(course, size, django_assert_max_num_queries):
+    roster_sync(course=course, entries=[entry(f"old{n}") for n in range(size)])
+    entries = [entry(f"old{n}", group="G") for n in range(size // 2)]
+    entries += [entry(f"new{n}") for n in range(size)]
+    with django_assert_max_num_queries(14):
+        diff = roster_sync(course=course, entries=entries)
+    assert len(diff.created) == size and len(diff.updated) == size // 2
+    assert len(diff.deactivated) == size - size // 2
+
+
+def test_the_roster_api_answers_with_the_diff(course, irene, client) -> None:
+    client.force_login(irene)
+    url = f"/api/v1/courses/{course.slug}/roster/"
+    body = [{"external_id": "s1", "name": "Ada Lovelace", "email": "ada@uni.example", "group": "A"}]
+    first = client.put(url, body, content_type="application/json")
+    assert first.status_code == 200
+    assert first.json() == {"created": ["s1"], "updated": [], "deactivated": [], "unchanged": []}
+    assert client.put(url, body, content_type="application/json").json()["unchanged"] == ["s1"]
+    assert client.put(url, [], content_type="application/json").json()["deactivated"] == ["s1"]
+    listed = client.get(url).json()["results"]
+    assert {r["external_id"]: r["is_active"] for r in listed}["s1"] is False
+
+
+def test_the_roster_api_names_the_bad_fields(course, irene, client) -> None:
+    client.force_login(irene)
+    url = f"/api/v1/courses/{course.slug}/roster/"
+    response = client.put(url, [{"external_id": "s1", "email": "not an email"},
+                                {"external_id": "s1"}], content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert "0.email" in response.json()["fields"]
+    response = client.put(url, [{"external_id": "s1"}, {"external_id": "s1"}],
+                          content_type="application/json")
+    assert response.status_code == 400 and "1.external_id" in response.json()["fields"]
