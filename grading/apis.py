@@ -1,6 +1,7 @@
 """REST API of grading: submissions (POST grades at once, idempotently) and the gradebook."""
 
 import csv
+import dataclasses
 import io
 from collections.abc import Iterator, Mapping
 from typing import Any
