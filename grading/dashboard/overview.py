@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from courses.models import Course, Enrollment
 from grading.dashboard.charts import histogram_svg, line_svg
-from grading.gradebook import gradebook
+from grading.gradebook import db_datetime, gradebook, raw_rows
 from grading.models import Submission
 
 BINS = 10
@@ -63,7 +63,9 @@ def course_overview(*, course: Course) -> Overview:
                                         student_id__in=students, part_id__in=columns)
               .values_list("student_id", "part_id").annotate(first=Min("created_at"))
               .order_by())
-    days = [timezone.localdate(first) for _, _, first in firsts]
+    zone = timezone.get_current_timezone()
+    moments = (db_datetime(first) for _, _, first in raw_rows(firsts))
+    days = [moment.astimezone(zone).date() for moment in moments if moment is not None]
     pairs = len(book.rows) * len(book.columns)
     labels = [f"{10 * i}" for i in range(BINS)]
     return Overview(

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from courses.models import Course, Enrollment
@@ -26,6 +26,10 @@ class MatrixCell:
     def state_label(self) -> str:
         return CellState.LABELS[self.state]
 
+    @property
+    def text(self) -> str:
+        return points_text(self.points) + ("*" if self.overridden else "")
+
 
 @dataclass(frozen=True)
 class MatrixRow:
@@ -37,6 +41,10 @@ class MatrixRow:
     attempts: int
     last_activity: datetime | None
     cells: list[MatrixCell]
+
+    @property
+    def total_text(self) -> str:
+        return points_text(self.total)
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,15 @@ class ProgressPage:
 
 
 _EMPTY = PartCell()
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def points_text(value: float | None) -> str:
+    """Points as shown in the matrix: at most two decimals, no trailing zeros, "\u2013" for none.
+    (Cheaper than the floatformat filter, which localises, for hundreds of cells a page.)"""
+    if value is None:
+        return "\u2013"
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _sort_key(sort: str, columns: list[PartColumn]) -> Callable[[GradebookRow], Any]:
@@ -77,7 +94,7 @@ def _sort_key(sort: str, columns: list[PartColumn]) -> Callable[[GradebookRow], 
     if sort == "attempts":
         return lambda r: r.attempts
     if sort == "last":
-        return lambda r: r.last_activity.timestamp() if r.last_activity else 0.0
+        return lambda r: (r.last_activity is not None, r.last_activity or _EPOCH)
     if sort.startswith("part-"):
         part_id = int(sort.removeprefix("part-"))
 

@@ -95,8 +95,10 @@ def test_a_part_nobody_tried_has_no_rates_and_no_discrimination(course, small_cl
 def test_wrong_answers_are_grouped_by_canonical_form_with_their_misconception(course, small_class):
     _, p1, p2 = small_class
     wrong = [(w.canonical, w.misconception, w.count, w.students)
-             for w in _stats(course, p1).wrong_answers]
+             for w in part_detail(course=course, part_id=p1.pk).wrong_answers]
     assert wrong == [("34", "linear-decay", 3, 3), ("0.9985", "fraction-lost", 2, 2)]
+    summary = [(w.canonical, w.count) for w in _stats(course, p1).wrong_answers]
+    assert summary == [("34", 3), ("0.9985", 2)]
     assert [(w.canonical, w.count) for w in _stats(course, p2).wrong_answers] == [("1", 2)]
 
 
