@@ -108,6 +108,11 @@ class ExerciseView:
     def is_prediction(self) -> bool:
         return self.exercise.kind == Exercise.Kind.PREDICT
 
+    @property
+    def short_title(self) -> str:
+        """The title without a leading "Predict: " (the page says "Predict, then try")."""
+        return self.exercise.title.removeprefix("Predict: ")
+
 
 @dataclass(frozen=True)
 class SectionProgress:

@@ -39,7 +39,10 @@ class LabParamsForm(forms.Form):
         self.schema = schema
         for name, spec in schema.items():
             default = spec["default"]
-            help_text = " ".join(x for x in (spec.get("help", ""), _hint(spec)) if x)
+            hint = _hint(spec)
+            help_text = " ".join(x for x in (spec.get("help", ""),
+                                             hint[:1].upper() + hint[1:] + "." if hint else "")
+                                 if x)
             attrs: dict[str, Any] = {}
             field: forms.Field
             if spec["type"] == "choice":

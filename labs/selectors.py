@@ -1,14 +1,16 @@
 """Student-facing reads for labs: a lab of the student's course, their runs, key numbers."""
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from courses.models import Enrollment, Lab
+from courses.models import Enrollment, Exercise, Lab, Part
 from courses.selectors import enrollment_get
+from grading.models import Submission
 from labs.models import LabRun
 from labs.simulations import SIMULATIONS
 
@@ -21,12 +23,16 @@ class LabPage:
     enrollment: Enrollment
     lab: Lab
     runs: list[LabRun]
+    #: Predictions graded by this lab that the student has not committed yet (the lab would
+    #: show the answer).
+    predictions_due: list[Exercise] = field(default_factory=list)
 
 
 def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: str,
                     runs: int = RUNS_LISTED) -> LabPage:
-    """An active lab of the course's module and the user's latest runs of it (newest first,
-    without their results or plots); Http404 when the user is not a member or no such lab."""
+    """An active lab of the course's module, the user's latest runs of it (newest first,
+    without their results or plots) and the predictions it grades that the user has yet to
+    commit; Http404 when the user is not a member or there is no such lab."""
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     lab = (Lab.objects.active().select_related("section")
            .filter(module_id=enrollment.course.module_id, slug=lab_slug).first())
@@ -36,7 +42,14 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
         LabRun.objects.filter(lab=lab, course=enrollment.course, requester_id=user.pk)
         .defer("result", "plot_svg").order_by("-queued_at", "-id")[:runs]
     )
-    return LabPage(enrollment=enrollment, lab=lab, runs=earlier)
+    committed = Submission.objects.filter(part=OuterRef("pk"), student_id=user.pk,
+                                          course=enrollment.course, counts_as_attempt=True)
+    due = (Part.objects.active().select_related("exercise")
+           .filter(exercise__module_id=lab.module_id, exercise__archived_at__isnull=True,
+                   spec__lab=lab.slug)
+           .filter(~Exists(committed)).order_by("exercise__order"))
+    exercises = list({part.exercise_id: part.exercise for part in due}.values())
+    return LabPage(enrollment=enrollment, lab=lab, runs=earlier, predictions_due=exercises)
 
 
 def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,

@@ -37,6 +37,7 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
             return HttpResponseRedirect(reverse("lab-run", args=[course_slug, run.uuid]))
     return render(request, "labs/lab_detail.html", {
         "course": page.enrollment.course, "lab": page.lab, "form": form, "runs": page.runs,
+        "predictions_due": page.predictions_due,
     }, status=status)
 
 

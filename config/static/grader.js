@@ -26,7 +26,7 @@
   // Live preview: "how we read your answer", as the student types.
   function setupPreview(form) {
     var url = form.getAttribute("data-preview-url");
-    var input = form.querySelector("input[name=answer]");
+    var input = form.querySelector(".answer-input");
     var box = form.querySelector(".preview");
     if (!url || !input || !box) { return; }
     var latest = 0;
@@ -109,7 +109,19 @@
     });
   }
 
+  // After answering (POST, then redirect to #part-N), move focus to the verdict so that a
+  // screen reader reads it and the keyboard continues from the question just answered.
+  function focusAnsweredPart() {
+    var match = /^#part-(\d+)$/.exec(window.location.hash);
+    var part = match && document.getElementById("part-" + match[1]);
+    if (!part) { return; }
+    var target = part.querySelector(".verdict") || part;
+    if (!target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
+    target.focus({ preventScroll: true });
+  }
+
   function start() {
+    focusAnsweredPart();
     document.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
     document.querySelectorAll("[data-poll]").forEach(setupPoll);
     document.querySelectorAll("[data-alignment-grid]").forEach(setupGrid);

@@ -68,8 +68,8 @@ def alignment_grid_figure(figure: Figure, row: int | None) -> dict[str, Any]:
     rows = []
     for index, (word, values) in enumerate(zip(target, weights, strict=False)):
         weighted = [(s, float(w)) for s, w in zip(source, values, strict=False)]
-        cells = [{"word": s, "shown": f"{w:g}", "alpha": f"{min(1.0, w):.2f}", "dark": w >= 0.5}
-                 for s, w in weighted]
+        cells = [{"word": s, "shown": f"{w:g}", "alpha": f"{min(1.0, w):.2f}",
+                  "dark": w >= 0.5, "zero": w <= 0.0} for s, w in weighted]
         ranked = [cells[i] for i in sorted((i for i, (_, w) in enumerate(weighted) if w > 0),
                                            key=lambda i: -weighted[i][1])]
         rows.append({"index": index, "word": word, "cells": cells, "ranked": ranked,

@@ -5,7 +5,8 @@ import uuid
 import pytest
 from django.http import Http404
 
-from courses.models import Lab
+from courses.models import Lab, Part
+from grading.services import submission_create
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
 from labs.services import lab_run_execute, lab_run_request
 
@@ -18,12 +19,12 @@ def lab(module_05) -> Lab:
 
 
 @pytest.mark.parametrize("runs", [1, 25])
-def test_lab_page_lists_the_students_latest_runs_in_three_queries(
+def test_lab_page_lists_the_students_latest_runs_in_four_queries(
     alice, course, lab, runs, django_assert_num_queries
 ):
     for seed in range(runs):
         lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=seed)
-    with django_assert_num_queries(3):  # enrolment, lab, runs
+    with django_assert_num_queries(4):  # enrolment, lab, runs, predictions due
         page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="rnn")
     assert len(page.runs) == min(runs, 20)
     assert page.runs[0].seed == runs - 1  # newest first
@@ -45,3 +46,14 @@ def test_key_results_appear_once_the_run_has_succeeded(alice, course, lab):
     run = lab_run_for_student(user=alice, course_slug=course.slug, run_uuid=run.uuid)
     labels = [label for label, _ in lab_run_key_results(run=run)]
     assert labels[:2] == ["Tokens read", "Sequential steps"]
+
+
+def test_a_lab_that_grades_a_prediction_asks_for_the_prediction_first(alice, course):
+    page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="word-vectors")
+    assert [e.slug for e in page.predictions_due] == ["predict-analogy"]
+    part = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
+    submission_create(student=alice, course=course, part=part, raw_answer="queen")
+    page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="word-vectors")
+    assert page.predictions_due == []
+    assert lab_for_student(user=alice, course_slug=course.slug,
+                           lab_slug="rnn").predictions_due == []
