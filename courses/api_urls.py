@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import config.api.fields  # noqa: F401 (registers the <id:...> converter)
 from courses import apis
 
 urlpatterns = [
@@ -16,13 +17,13 @@ urlpatterns = [
          apis.ExerciseDetailApi.as_view(), name="api-exercise"),
     path("courses/<slug:course_slug>/roster/", apis.RosterApi.as_view(), name="api-roster"),
     path("courses/<slug:course_slug>/api-keys/", apis.ApiKeyListApi.as_view(), name="api-keys"),
-    path("courses/<slug:course_slug>/api-keys/<int:key_id>/", apis.ApiKeyRevokeApi.as_view(),
+    path("courses/<slug:course_slug>/api-keys/<id:key_id>/", apis.ApiKeyRevokeApi.as_view(),
          name="api-key"),
     path("courses/<slug:course_slug>/webhooks/", apis.WebhookListApi.as_view(), name="api-webhooks"),
-    path("courses/<slug:course_slug>/webhooks/<int:webhook_id>/", apis.WebhookDetailApi.as_view(),
+    path("courses/<slug:course_slug>/webhooks/<id:webhook_id>/", apis.WebhookDetailApi.as_view(),
          name="api-webhook"),
     path("courses/<slug:course_slug>/webhook-deliveries/", apis.WebhookDeliveryListApi.as_view(),
          name="api-webhook-deliveries"),
-    path("courses/<slug:course_slug>/webhook-deliveries/<int:delivery_id>/replay/",
+    path("courses/<slug:course_slug>/webhook-deliveries/<id:delivery_id>/replay/",
          apis.WebhookDeliveryReplayApi.as_view(), name="api-webhook-delivery-replay"),
 ]

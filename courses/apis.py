@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -119,8 +119,7 @@ class CourseOutput(serializers.Serializer):
 
 
 class CourseListApi(ApiView):
-    @extend_schema(responses=CourseOutput(many=True), operation_id="courses_list",
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=CourseOutput(many=True), operation_id="courses_list")
     def get(self, request: Request) -> Response:
         """Courses the caller belongs to (an API key: its one course)."""
         principal = principal_of(request)
@@ -169,8 +168,7 @@ class SectionSummary(serializers.Serializer):
 
 
 class SectionListApi(ApiView):
-    @extend_schema(responses=SectionSummary(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=SectionSummary(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """The module's sections in order."""
         access = self.access(course_slug)
@@ -218,8 +216,7 @@ class ExerciseOutput(serializers.Serializer):
 
 
 class ExerciseListApi(ApiView):
-    @extend_schema(responses=ExerciseOutput(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=ExerciseOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """The module's exercises; a student sees their own variant of each prompt."""
         access = self.access(course_slug)
@@ -262,8 +259,7 @@ class RosterApi(ApiView):
         deactivated = serializers.ListField(child=serializers.CharField())
         unchanged = serializers.ListField(child=serializers.CharField())
 
-    @extend_schema(responses=OutputSerializer(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """Every enrolment of the course, active first (staff and keys)."""
         access = self.access(course_slug, Level.STAFF)
@@ -305,8 +301,7 @@ class ApiKeyListApi(ApiView):
     class CreatedSerializer(ApiKeyOutput):
         token = serializers.CharField(help_text="shown only in this response; store it now")
 
-    @extend_schema(responses=ApiKeyOutput(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=ApiKeyOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """The course's API keys (never their tokens); instructors only."""
         access = self.access(course_slug, Level.INSTRUCTOR)
@@ -351,8 +346,7 @@ class WebhookListApi(ApiView):
     class CreatedSerializer(WebhookOutput):
         secret = serializers.CharField(help_text="HMAC-SHA256 key of the signatures; shown once")
 
-    @extend_schema(responses=WebhookOutput(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(responses=WebhookOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """The course's webhook subscriptions."""
         access = self.access(course_slug, Level.MANAGER)
@@ -414,8 +408,7 @@ class WebhookDeliveryListApi(ApiView):
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=WebhookDelivery.Status.choices, required=False)
 
-    @extend_schema(parameters=[FilterSerializer, OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
+    @extend_schema(parameters=[FilterSerializer],
                    responses=DeliveryOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """Webhook deliveries, newest first; `?status=failed` lists the ones that gave up."""

@@ -1,7 +1,6 @@
 """REST API of grading: submissions (POST grades at once, idempotently) and the gradebook."""
 
 import csv
-import dataclasses
 import io
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 
 from config.api.access import CourseAccess, Level
 from config.api.errors import ApiError
+from config.api.fields import id_field
 from config.api.idempotency import idempotent
 from config.api.views import ApiView
 from courses.models import Enrollment, Part
@@ -92,18 +92,17 @@ def course_submissions(*, access: CourseAccess, student: User | None, part_id: i
 
 class SubmissionListApi(ApiView):
     class InputSerializer(serializers.Serializer):
-        part = serializers.IntegerField(help_text="the part's id (see the exercise)")
+        part = id_field(help_text="the part's id (see the exercise)")
         answer = serializers.CharField(max_length=5000, allow_blank=True, trim_whitespace=False)
-        student = serializers.IntegerField(required=False, help_text="staff and keys: whose answer")
+        student = id_field(required=False, help_text="staff and keys: whose answer")
 
     class FilterSerializer(serializers.Serializer):
-        student = serializers.IntegerField(required=False)
-        part = serializers.IntegerField(required=False)
+        student = id_field(required=False)
+        part = id_field(required=False)
         exercise = serializers.SlugField(required=False)
         since = serializers.DateTimeField(required=False, help_text="submitted at or after")
 
-    @extend_schema(parameters=[FilterSerializer, OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
+    @extend_schema(parameters=[FilterSerializer],
                    responses=SubmissionOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """Submissions, oldest first; a student sees only their own."""

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from config.api.access import CourseAccess
 from config.api.errors import ApiError
+from config.api.fields import id_field
 from config.api.idempotency import idempotent
 from config.api.views import ApiView
 from courses.models import Lab
@@ -50,13 +51,12 @@ class LabRunListApi(ApiView):
     class InputSerializer(serializers.Serializer):
         lab = serializers.SlugField(help_text="the lab's slug")
         params = serializers.DictField(required=False, default=dict)
-        student = serializers.IntegerField(required=False, help_text="staff and keys: for whom")
+        student = id_field(required=False, help_text="staff and keys: for whom")
 
     class FilterSerializer(serializers.Serializer):
-        student = serializers.IntegerField(required=False)
+        student = id_field(required=False)
 
-    @extend_schema(parameters=[FilterSerializer, OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
+    @extend_schema(parameters=[FilterSerializer],
                    responses=LabRunOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
         """Lab runs, newest first; a student sees their own."""

@@ -15,6 +15,7 @@ from config.api.permissions import IsPrincipal, ReadOnlyKeyReadsOnly
 
 class ApiView(APIView):
     permission_classes = [IsPrincipal, ReadOnlyKeyReadsOnly]
+    pagination_class = Pagination  # read by the schema generator for list responses
 
     def access(self, course_slug: str, need: Level = Level.MEMBER) -> CourseAccess:
         """The caller's access to the course (404 if not theirs, 403 if not enough)."""
@@ -24,7 +25,7 @@ class ApiView(APIView):
                   serializer_class: type[serializers.BaseSerializer],
                   context: dict[str, Any] | None = None) -> Response:
         """One page of `queryset` serialized, with count, next and previous links."""
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(queryset, request, view=self)  # type: ignore[arg-type]
         data = serializer_class(page, many=True, context=context or {}).data
         return paginator.get_paginated_response(data)

@@ -1,0 +1,28 @@
+"""Input fields and URL converters shared by the API: ids bounded to what a database can hold."""
+
+from typing import Any
+
+from django.urls import register_converter
+from rest_framework import serializers
+
+MAX_ID = 2**63 - 1  # BIGINT; larger numbers would overflow the database driver
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    """An integer id: positive and no larger than a BIGINT (a bigger one is a 400, not a 500)."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class IdConverter:
+    """`<id:name>` in URLs: 1 to 18 digits, so a path never carries an id the database rejects."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")

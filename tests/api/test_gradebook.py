@@ -1,0 +1,85 @@
+"""The gradebook through the API: JSON and CSV, per course and per student, incremental sync."""
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from grading.models import Submission
+from grading.services import submission_create
+
+pytestmark = pytest.mark.django_db
+
+
+def url(course, tail: str = "") -> str:
+    return f"/api/v1/courses/{course.slug}/gradebook/{tail}"
+
+
+def test_the_gradebook_has_a_row_per_student_and_a_column_per_part(
+    course, alice, bob, numeric_part, key_client, readonly_token
+):
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    body = key_client(readonly_token).get(url(course)).json()
+    assert body["course"] == course.slug
+    assert numeric_part.pk in {c["id"] for c in body["columns"]}
+    rows = {r["username"]: r for r in body["rows"]}
+    assert set(rows) == {"alice", "bob"}
+    assert [c["part_id"] for c in rows["alice"]["cells"]] == [numeric_part.pk]
+    assert rows["alice"]["cells"][0]["attempts"] == 1
+    assert rows["bob"]["cells"] == []
+
+
+def test_updated_since_returns_only_students_graded_since(
+    course, alice, bob, numeric_part, key_client, readonly_token
+):
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    submission_create(student=bob, course=course, part=numeric_part, raw_answer="0.1")
+    Submission.objects.filter(student=alice).update(graded_at=timezone.now() - timedelta(hours=2))
+    client = key_client(readonly_token)
+    since = (timezone.now() - timedelta(hours=1)).isoformat()
+    body = client.get(url(course), {"updated_since": since}).json()
+    assert [r["username"] for r in body["rows"]] == ["bob"]
+    later = client.get(url(course), {"updated_since": body["next_updated_since"]}).json()
+    assert [r["username"] for r in later["rows"]] == ["bob"]  # overlaps a little, never misses
+    bad = client.get(url(course), {"updated_since": "last tuesday"})
+    assert bad.status_code == 400 and "updated_since" in bad.json()["fields"]
+
+
+def test_the_csv_export_matches_the_json(course, alice, bob, numeric_part, key_client, readonly_token):
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    client = key_client(readonly_token)
+    for response in (client.get(url(course), {"format": "csv"}),
+                     client.get(url(course), HTTP_ACCEPT="text/csv")):
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/csv")
+        table = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+        assert table[0][:5] == ["username", "name", "email", "external_id", "group"]
+        assert sorted(row[0] for row in table[1:]) == ["alice", "bob"]
+
+
+def test_a_student_reads_their_own_row_only(course, alice, bob, numeric_part, client_for):
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    client = client_for(alice)
+    own = client.get(url(course, f"students/{alice.pk}/")).json()
+    assert [r["username"] for r in own["rows"]] == ["alice"]
+    csv_own = client.get(url(course, f"students/{alice.pk}/"), {"format": "csv"})
+    assert b"alice" in b"".join(csv_own.streaming_content)
+    refused = client.get(url(course, f"students/{bob.pk}/"), {"format": "csv"})
+    assert refused.status_code == 403
+
+
+def test_the_gradebook_costs_a_fixed_number_of_queries(
+    course, alice, bob, numeric_part, key_client, readonly_token, django_assert_max_num_queries
+):
+    from tests.factories import EnrollmentFactory
+
+    client = key_client(readonly_token)
+    client.get(url(course))  # the key's last use is written once a minute
+    with django_assert_max_num_queries(8) as small:
+        client.get(url(course))
+    for _ in range(15):
+        EnrollmentFactory(course=course)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        client.get(url(course))
