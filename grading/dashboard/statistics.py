@@ -27,7 +27,7 @@ from django.http import Http404
 
 from courses.models import Course, Enrollment, Part
 from grading.dashboard.charts import histogram_svg
-from grading.gradebook import SCORED, Gradebook, PartColumn, gradebook
+from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
 from grading.models import GradeOverride, Submission
 from grading.variants import variant_params
 
@@ -118,33 +118,76 @@ def _students(course: Course, group: str) -> QuerySet[Enrollment, Any]:
     return students.filter(group=group) if group else students
 
 
-def _attempts_to_correct(course: Course, group: str) -> dict[int, tuple[int, int, int]]:
-    """Per part: (students who reached a correct answer, of them on the first attempt, sum
-    of the attempts it took them), in one query.
+@dataclass(slots=True)
+class _Cell:
+    """One student's work on one part, as the statistics need it."""
+
+    best: float | None  # best score (fraction); an override replaces it
+    attempts: int
+    solved: bool
+    to_correct: int  # counted attempts up to the first correct one; 0 if none was correct
+
+    @property
+    def attempted(self) -> bool:
+        return self.attempts > 0
+
+
+@dataclass(frozen=True)
+class _ClassWork:
+    columns: list[PartColumn]
+    students: list[int]
+    cells: dict[int, dict[int, _Cell]]  # part id -> student id -> cell
+
+    def total(self, student_id: int) -> float:
+        return sum((self.cells[c.id][student_id].best or 0.0) * c.points
+                   for c in self.columns if student_id in self.cells.get(c.id, {}))
+
+
+def _class_work(course: Course, group: str) -> _ClassWork:
+    """Every student's best score, attempts, success and attempts to the first correct
+    answer on every part, overrides applied. Four queries: parts, students, one aggregate
+    over the submissions, overrides.
 
     Attempts are counted in submission order (ids), as `submission_grade` numbers them: for
-    each student's first correct answer, a correlated count of the counted attempts up to it
-    (served by the (course, part, student) index; a window function over every row is three
-    times slower on SQLite).
+    each group the first correct counted answer is found by the aggregate and a correlated
+    count (served by the (course, part, student) index) counts the attempts up to it. On
+    SQLite this costs less than a second pass with a window function.
     """
-    students, students_params = _students(course, group).values("user_id").query.sql_with_params()
+    columns = gradebook_columns(course=course)
+    enrollments = _students(course, group).values("user_id")
+    students = list(enrollments.values_list("user_id", flat=True))
+    chosen, chosen_params = enrollments.query.sql_with_params()
     table = connection.ops.quote_name(Submission._meta.db_table)
+    first_correct = "MIN(CASE WHEN c.outcome = %s AND c.counts_as_attempt = %s THEN c.id END)"
     sql = (
-        "SELECT f.part_id, COUNT(*), SUM(CASE WHEN f.n = 1 THEN 1 ELSE 0 END), SUM(f.n) FROM ("  # noqa: S608 (our names and compiled SQL only)
-        "  SELECT c.part_id AS part_id, ("
-        f"    SELECT COUNT(*) FROM {table} s WHERE s.course_id = %s AND s.part_id = c.part_id"
-        "     AND s.student_id = c.student_id AND s.counts_as_attempt = %s AND s.id <= MIN(c.id)"
-        f"  ) AS n FROM {table} c"
-        "  WHERE c.course_id = %s AND c.outcome = %s AND c.counts_as_attempt = %s"
-        f"   AND c.student_id IN ({students})"
-        "  GROUP BY c.part_id, c.student_id"
-        ") f GROUP BY f.part_id"
+        "SELECT c.student_id, c.part_id,"  # noqa: S608 (our names and compiled SQL only)
+        " MAX(CASE WHEN c.outcome IN (%s, %s, %s) THEN c.score END),"
+        " SUM(CASE WHEN c.counts_as_attempt = %s THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN c.outcome = %s THEN 1 ELSE 0 END),"
+        f" (SELECT COUNT(*) FROM {table} s WHERE s.course_id = %s AND s.part_id = c.part_id"
+        "   AND s.student_id = c.student_id AND s.counts_as_attempt = %s"
+        f"   AND s.id <= {first_correct})"
+        f" FROM {table} c WHERE c.course_id = %s AND c.student_id IN ({chosen})"
+        " GROUP BY c.student_id, c.part_id"
     )
-    params = [course.pk, True, course.pk, Submission.Outcome.CORRECT, True, *students_params]
+    correct = Submission.Outcome.CORRECT
+    params = [*SCORED, True, correct, course.pk, True, correct, True, course.pk, *chosen_params]
+    cells: dict[int, dict[int, _Cell]] = defaultdict(dict)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return {part_id: (int(n), int(first), int(total))
-                for part_id, n, first, total in cursor.fetchall()}
+        for student_id, part_id, best, attempts, corrects, to_correct in cursor.fetchall():
+            cells[part_id][student_id] = _Cell(best=best, attempts=int(attempts),
+                                               solved=corrects > 0, to_correct=int(to_correct))
+    overrides = GradeOverride.objects.filter(course=course, student_id__in=enrollments)
+    latest = {(student_id, part_id): score for student_id, part_id, score in
+              overrides.order_by("created_at", "id").values_list("student_id", "part_id", "score")}
+    for (student_id, part_id), score in latest.items():
+        if score is None:
+            continue
+        cell = cells[part_id].setdefault(student_id, _Cell(None, 0, False, 0))
+        cell.best, cell.solved = score, score >= FULL_MARKS
+        cell.attempts = max(cell.attempts, 1)  # an overridden part counts as attempted
+    return _ClassWork(columns=columns, students=students, cells=cells)
 
 
 def _wrong_answer_groups(
@@ -177,27 +220,30 @@ def _wrong_answer_groups(
     return result
 
 
-def _statistics(book: Gradebook, attempts: dict[int, tuple[int, int, int]],
-                wrong: dict[int, list[WrongAnswer]], top: int | None) -> list[PartStatistics]:
-    totals = {row.student_id: row.earned(book.columns) for row in book.rows}
+def _statistics(work: _ClassWork, wrong: dict[int, list[WrongAnswer]],
+                top: int | None) -> list[PartStatistics]:
+    totals = {student_id: work.total(student_id) for student_id in work.students}
     result = []
-    for column in book.columns:
-        stats = PartStatistics(column=column, students=len(book.rows))
+    for column in work.columns:
+        stats = PartStatistics(column=column, students=len(work.students))
         items: list[int] = []
         item_totals: list[float] = []
         scores: list[float] = []
-        for row in book.rows:
-            cell = row.cells.get(column.id)
-            if cell is None or not (cell.attempts or cell.overridden):
+        reached = first = attempts_sum = 0
+        for student_id, cell in work.cells.get(column.id, {}).items():
+            if student_id not in totals or not cell.attempted:
                 continue
-            items.append(1 if cell.correct else 0)
-            item_totals.append(totals[row.student_id])
-            scores.append(cell.best_score or 0.0)
+            items.append(1 if cell.solved else 0)
+            item_totals.append(totals[student_id])
+            scores.append(cell.best or 0.0)
+            if cell.to_correct:
+                reached += 1
+                first += cell.to_correct == 1
+                attempts_sum += cell.to_correct
         stats.attempted = len(items)
         stats.solved = sum(items)
-        solved, first, total_attempts = attempts.get(column.id, (0, 0, 0))
         stats.first_attempt_correct = first
-        stats.mean_attempts_to_correct = total_attempts / solved if solved else None
+        stats.mean_attempts_to_correct = attempts_sum / reached if reached else None
         stats.difficulty = sum(scores) / len(scores) if scores else None
         stats.discrimination = point_biserial(items, item_totals)
         answers = wrong.get(column.id, [])
@@ -208,10 +254,9 @@ def _statistics(book: Gradebook, attempts: dict[int, tuple[int, int, int]],
 
 def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
-    its three commonest wrong answers. Six queries whatever the size of the class."""
-    book = gradebook(course=course, group=group or None)
-    return _statistics(book, _attempts_to_correct(course, group),
-                       _wrong_answer_groups(course, group), TOP_WRONG_ANSWERS)
+    its three commonest wrong answers. Five queries whatever the size of the class."""
+    return _statistics(_class_work(course, group), _wrong_answer_groups(course, group),
+                       TOP_WRONG_ANSWERS)
 
 
 def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
@@ -243,7 +288,7 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
         score, solved = best or 0.0, correct > 0
         if overrides.get(student_id) is not None:
             score = overrides[student_id] or 0.0
-            solved = score >= 1.0 - 1e-9
+            solved = score >= FULL_MARKS
         groups[key].append((seed, score, solved))
     result = []
     for members in groups.values():
@@ -260,19 +305,16 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
 def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     """One part's statistics, every wrong answer group, difficulty per variant and the score
     distribution. Raises Http404 for a part that is not an active part of the course.
-    Ten queries whatever the size of the class."""
+    Eight queries whatever the size of the class."""
     part = (Part.objects.active().select_related("exercise")
             .filter(pk=part_id, exercise__module_id=course.module_id,
                     exercise__archived_at__isnull=True).first())
     if part is None:
         raise Http404("No such question in this course.")
-    book = gradebook(course=course, group=group or None)
+    work = _class_work(course, group)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
-    all_stats = _statistics(book, _attempts_to_correct(course, group), wrong, None)
-    stats = next(s for s in all_stats if s.column.id == part.pk)
-    scores = [row.cells[part.pk].best_score or 0.0 for row in book.rows
-              if part.pk in row.cells and (row.cells[part.pk].attempts
-                                           or row.cells[part.pk].overridden)]
+    stats = next(s for s in _statistics(work, wrong, None) if s.column.id == part.pk)
+    scores = [cell.best or 0.0 for cell in work.cells.get(part.pk, {}).values() if cell.attempted]
     counts = [0] * 5
     for score in scores:
         counts[min(4, int(score * 5))] += 1

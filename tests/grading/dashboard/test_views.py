@@ -21,8 +21,8 @@ from tests.grading.dashboard.conftest import build_class
 PAGES = {
     "overview": 8,
     "matrix": 8,
-    "statistics": 9,
-    "part": 12,
+    "statistics": 8,
+    "part": 11,
     "misconceptions": 6,
     "labs": 10,
     "student": 13,
