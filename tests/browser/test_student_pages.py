@@ -221,6 +221,7 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
         expect(page.locator(f"#lab-{lab.slug}").get_by_role("link", name="Open the lab")) \
             .to_have_attribute("href", f"/courses/{course.slug}/labs/{lab.slug}/")
     expect(page.locator("h3", has_text="Predict, then try")).to_have_count(2)
+    assert _unlabelled_inputs(page) == []
 
     # Figure 5.1: choose two words; the angle is drawn and stated (no JavaScript needed).
     figure = page.locator("#figure-direction-carries-meaning")
@@ -241,6 +242,15 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
     for lab in Lab.objects.active():
         page.goto(f"{live_server.url}/courses/{course.slug}/labs/{lab.slug}/")
         expect(page.get_by_role("heading", level=1)).to_contain_text(lab.title)
+        assert _unlabelled_inputs(page) == []
+
+
+def _unlabelled_inputs(page: Page) -> list[str]:
+    """Visible form controls without a label (a <label for>, a wrapping label or aria-label)."""
+    return page.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
+        .filter(el => el.type !== 'hidden' && el.type !== 'submit')
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
+        .map(el => el.outerHTML.slice(0, 80))""")
 
 
 def test_every_exercise_and_lab_works_end_to_end(
