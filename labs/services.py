@@ -64,7 +64,7 @@ def lab_run_request(
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced).
     """
-    clean, errors = validate_params(lab.simulation, params)
+    clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:
         raise LabParamsInvalid(errors)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from labs.simulations import attention, diagnostic, rnn, vanishing_gradient, word_vectors
-from labs.simulations._common import clean_params
+from labs.simulations._common import ParamSchema, clean_params
 
 SIMULATIONS: dict[str, ModuleType] = {
     "vanishing-gradient": vanishing_gradient,
@@ -38,7 +38,9 @@ class InvalidParams(ValueError):
         super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
 
 
-def validate_params(key: str, params: Any) -> tuple[dict[str, Any], dict[str, str]]:
+def validate_params(
+    key: str, params: Any, schema: ParamSchema | None = None
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Check ``params`` against the schema of simulation ``key``.
 
     Applies defaults for missing (or None / empty-string) parameters, coerces types (numeric
@@ -46,11 +48,13 @@ def validate_params(key: str, params: Any) -> tuple[dict[str, Any], dict[str, st
     and lengths, refuses unknown names, then runs the simulation's cross-parameter checks
     (``check_params``) when every single parameter is valid. Returns ``(clean, errors)``:
     ``errors`` maps a parameter name (or ``"__all__"``) to a message a student understands,
-    e.g. ``"Hidden units must be between 2 and 256"``; ``clean`` is complete and safe to pass
+    e.g. ``"Hidden units must be between 2 and 256"``. ``schema`` (a lab's own schema, the
+    simulation's with the lab file's overrides) replaces ``PARAMS`` when given; ``clean`` is
+    complete and safe to pass
     to ``run`` only when ``errors`` is empty. Raises KeyError for an unknown simulation key.
     """
     module = SIMULATIONS[key]
-    clean, errors = clean_params(module.PARAMS, params)
+    clean, errors = clean_params(schema or module.PARAMS, params)
     check = getattr(module, "check_params", None)
     if not errors and check is not None:
         errors = dict(check(clean))

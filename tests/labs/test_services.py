@@ -153,3 +153,13 @@ def test_plot_is_rendered_on_first_view_and_stored(lab, course, alice):
     assert svg.startswith("<svg") or "<svg" in svg[:200]
     stored = LabRun.objects.get(pk=run.pk)
     assert stored.plot_svg == svg and stored.plot_ms is not None
+
+
+def test_a_labs_own_bounds_are_enforced(lab, course, alice):
+    schema = lab.param_schema
+    schema["units"]["max"] = 64
+    Lab.objects.filter(pk=lab.pk).update(param_schema=schema)
+    lab.refresh_from_db()
+    with pytest.raises(LabParamsInvalid) as caught:
+        _request(lab, course, alice, {"units": 100})
+    assert caught.value.errors["units"] == "Hidden units must be between 2 and 64"
