@@ -23,6 +23,14 @@ def webhook_outbox_sweep_task() -> int:
     return len(webhook_outbox_sweep())
 
 
+@shared_task(acks_late=True)
+def idempotency_records_prune_task() -> int:
+    """Forget Idempotency-Keys older than a week."""
+    from config.api.idempotency import idempotency_records_prune
+
+    return idempotency_records_prune()
+
+
 @worker_ready.connect
 def _sweep_outbox_on_worker_start(**_: object) -> None:
     webhook_outbox_sweep_task.delay()

@@ -11,6 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -27,6 +28,8 @@ HEADER = "Idempotency-Key"
 #: How long a retry waits for a concurrent first request before answering 409.
 WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.05
+#: Keys are remembered this long; clients retry within minutes, never days.
+RETENTION = timedelta(days=7)
 
 
 def request_fingerprint(request: Request) -> str:
@@ -114,3 +117,10 @@ def idempotent(request: Request, principal: Principal, perform: Callable[[], Res
     idempotency_complete(record=record, status_code=response.status_code, body=response.data,
                          location=response.get("Location", ""))
     return response
+
+
+def idempotency_records_prune(*, older_than: timedelta = RETENTION) -> int:
+    """Forget Idempotency-Keys older than `older_than` (a retry after that is a new request);
+    returns how many were removed."""
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - older_than).delete()
+    return deleted

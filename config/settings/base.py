@@ -134,6 +134,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 60.0},
     "sweep-webhook-outbox": {"task": "courses.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
+    "prune-idempotency-keys": {"task": "courses.tasks.idempotency_records_prune_task",
+                               "schedule": 3600.0},
 }
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)

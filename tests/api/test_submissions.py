@@ -174,3 +174,15 @@ def test_concurrent_retries_with_one_key_submit_once(course, alice, numeric_part
     assert {status for status, _ in responses} == {201}
     assert len({body["id"] for _, body in responses}) == 1
     assert Submission.objects.count() == 1
+
+
+def test_old_idempotency_keys_are_forgotten(course, alice, numeric_part, client_for):
+    from config.api.idempotency import idempotency_records_prune
+
+    client = client_for(alice)
+    body = {"part": numeric_part.pk, "answer": "0.5"}
+    client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="new")
+    IdempotencyRecord.objects.filter(key="old").update(created_at=timezone.now() - timedelta(days=8))
+    assert idempotency_records_prune() == 1
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
