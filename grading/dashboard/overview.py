@@ -2,7 +2,7 @@
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.db.models import Min
 from django.utils import timezone
@@ -38,11 +38,14 @@ def score_distribution(percentages: list[float], bins: int = BINS) -> list[int]:
 
 
 def completion_series(first_solved: list[date], pairs: int) -> list[tuple[date, float]]:
-    """Cumulative percentage of `pairs` (student, part) solved by the end of each day."""
+    """Cumulative percentage of `pairs` (student, part) solved by the end of each day, from
+    zero the day before the first."""
     if not pairs:
         return []
     per_day = Counter(first_solved)
-    done, series = 0, []
+    if not per_day:
+        return []
+    done, series = 0, [(min(per_day) - timedelta(days=1), 0.0)]  # the line starts at zero
     for day in sorted(per_day):
         done += per_day[day]
         series.append((day, 100.0 * done / pairs))
