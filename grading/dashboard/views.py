@@ -197,9 +197,12 @@ def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
             raise PermissionDenied("Only the course's instructors change deadlines.")
         form = DeadlineForm(request.POST)
         if form.is_valid():
-            deadline_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
-                         due_at=form.cleaned_data["due_at"], by=access.user)
-            messages.success(request, "Deadline saved.")
+            try:
+                deadline_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
+                             due_at=form.cleaned_data["due_at"], by=access.user)
+                messages.success(request, "Deadline saved.")
+            except DashboardRefused as refused:
+                messages.error(request, str(refused))
         else:
             _errors(request, form)
         return redirect(_url("deadlines", access))

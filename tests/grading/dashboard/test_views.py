@@ -177,6 +177,8 @@ def test_the_matrix_filters_by_group_searches_and_sorts(client, course, irene):
     assert "s0001" in body and "s0000" not in body
     body = client.get(_url(course, "matrix") + "?q=Last0004").content.decode()
     assert "s0004" in body and "s0003" not in body
+    body = client.get(_url(course, "matrix") + "?q=first3+last0003").content.decode()
+    assert "s0003" in body and "s0004" not in body
     body = client.get(_url(course, "matrix") + "?sort=total&desc=1").content.decode()
     # Even-numbered students solved every part: they come first when sorted by total.
     assert body.index("s0000") < body.index("s0001")
