@@ -15,6 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
+from courses.webhooks import outbox_record
 from grading.gradebook import FULL_MARKS
 from grading.models import Deadline, DeadlineExtension, GradeOverride, Review, Submission
 
@@ -60,7 +61,8 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
                   comment: str = "") -> Review:
     """Grade an answer awaiting review (or re-grade a reviewed one) with `points` out of the
     part's points; the submission takes the score, an outcome from it (full marks correct,
-    some partial, none incorrect) and the comment as its feedback. Every review is kept.
+    some partial, none incorrect) and the comment as its feedback, and a submission.graded
+    webhook is recorded in the same transaction. Every review is kept.
 
     Raises PermissionDenied unless `reviewer` is an instructor or TA of the course, Http404
     for a submission not in the course, DashboardRefused for bad points or an answer that
@@ -85,6 +87,8 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     submission.feedback = comment or "Reviewed by your instructor."
     submission.graded_at = timezone.now()
     submission.save(update_fields=["score", "outcome", "feedback", "graded_at"])
+    # A reviewed answer is a graded submission for the LMS (the outbox commits with it).
+    outbox_record(event="submission.graded", subject_id=submission.pk, course_id=course.pk)
     return review
 
 

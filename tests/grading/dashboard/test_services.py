@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from courses.models import Exercise, Part
+from courses.models import Exercise, Part, WebhookDelivery, WebhookSubscription
 from grading.dashboard.deadlines import deadline_for
 from grading.dashboard.services import (
     DashboardRefused,
@@ -52,6 +52,17 @@ def test_a_review_scores_a_free_answer_and_keeps_the_review(course, alice, irene
     answer.refresh_from_db()
     assert answer.outcome == Submission.Outcome.CORRECT
     assert Review.objects.filter(submission=answer).count() == 2
+
+
+def test_a_review_records_a_graded_webhook_for_the_lms(course, alice, irene, extend_part):
+    WebhookSubscription.objects.create(course=course, url="https://lms.example.org/hook",
+                                       events=["submission.graded"], secret="s")
+    answer = submission_create(student=alice, course=course, part=extend_part,
+                               raw_answer=EXTEND_ANSWER)
+    assert WebhookDelivery.objects.count() == 0  # awaiting review: not graded yet
+    review_create(course=course, submission_id=answer.pk, reviewer=irene, points=5)
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.event == "submission.graded"
 
 
 def test_a_ta_may_review(course, alice, tara, extend_part):
