@@ -65,6 +65,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Persistent connections: a Celery worker otherwise opens a new connection for every task
+# (Django's fixup closes it after each), which cost more than a whole lab simulation.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web server and a worker write to the same file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
