@@ -22,3 +22,11 @@ def test_archived_filter_shows_only_archived_content(client, module_05):
     client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
     page = client.get(reverse("admin:courses_exercise_changelist"), {"archived": "yes"})
     assert "0 exercises" in page.content.decode()
+
+
+@pytest.mark.parametrize("model", ["submission", "review", "gradeoverride", "deadline",
+                                   "deadlineextension"])
+def test_grading_admin_changelists_load(client, model):
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    url = reverse(f"admin:grading_{model}_changelist")
+    assert client.get(url, {"q": "x"}).status_code == 200
