@@ -64,9 +64,10 @@ def idempotency_complete(*, record: IdempotencyRecord, status_code: int, body: A
     )
 
 
-def idempotency_wait(*, record: IdempotencyRecord, timeout: float = WAIT_SECONDS) -> IdempotencyRecord:
-    """The record once its first request completed; ApiError 409 if it does not in time."""
-    deadline = time.monotonic() + timeout
+def idempotency_wait(*, record: IdempotencyRecord, timeout: float | None = None) -> IdempotencyRecord:
+    """The record once its first request completed; ApiError 409 if it does not within
+    `timeout` seconds (default WAIT_SECONDS)."""
+    deadline = time.monotonic() + (WAIT_SECONDS if timeout is None else timeout)
     while True:
         current = IdempotencyRecord.objects.filter(pk=record.pk).first()
         if current is None:
