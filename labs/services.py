@@ -88,6 +88,7 @@ def lab_run_request(
                 started_at=now, finished_at=now,
             )
             run.refresh_from_db()
+            outbox_record(event="lab_run.finished", subject_id=run.pk, course_id=course.pk)
             transaction.on_commit(lambda: _after_finish(run.pk))
         else:
             transaction.on_commit(lambda: _enqueue(run.pk))

@@ -42,5 +42,6 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 LAB_RUN_STALE_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
+    **CELERY_BEAT_SCHEDULE,
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 2.0},
 }
