@@ -113,16 +113,23 @@ CONTENT_ROOT = BASE_DIR / "courses" / "content"
 # production and CI point CELERY_BROKER_URL at Redis.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 CELERY_BROKER_DIR = Path(env("CELERY_BROKER_DIR", default=str(VAR_DIR / "broker")))
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    for _folder in ("queue", "processed", "control"):
-        (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "control_folder": str(CELERY_BROKER_DIR / "control"),
-        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
-        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
-        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+
+
+def filesystem_broker_options(folder: Path) -> dict[str, object]:
+    """Transport options for kombu's filesystem broker kept under `folder` (created here)."""
+    for name in ("queue", "processed", "control"):
+        (folder / name).mkdir(parents=True, exist_ok=True)
+    return {
+        "control_folder": str(folder / "control"),
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"),
         "store_processed": False,
     }
+
+
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_BROKER_DIR)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_SERIALIZER = "json"

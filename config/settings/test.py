@@ -9,7 +9,7 @@ import os
 import uuid
 
 from config.settings.base import *
-from config.settings.base import DATABASES, VAR_DIR
+from config.settings.base import DATABASES, VAR_DIR, filesystem_broker_options
 
 os.environ.setdefault("GRADER_TEST_SESSION", uuid.uuid4().hex[:12])
 TEST_SESSION = os.environ["GRADER_TEST_SESSION"]
@@ -30,16 +30,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_SESSION}"
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker = VAR_DIR / "test-broker" / TEST_SESSION
-    for _folder in ("queue", "processed", "control"):
-        (_broker / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "control_folder": str(_broker / "control"),
-        "data_folder_in": str(_broker / "queue"),
-        "data_folder_out": str(_broker / "queue"),
-        "processed_folder": str(_broker / "processed"),
-        "store_processed": False,
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(VAR_DIR / "test-broker" / TEST_SESSION)
 LAB_RUN_STALE_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
     **CELERY_BEAT_SCHEDULE,
