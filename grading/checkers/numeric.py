@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -322,21 +322,35 @@ class NumericChecker(Checker[NumericAnswer]):
 
     def misconception_problems(self, spec: Mapping[str, Any],
                                params: Mapping[str, Any]) -> list[str]:
-        problems = []
-        tolerance = Tolerance.from_spec(spec)
-        reference = reference_number(spec["reference"], params)
-        for index, item in enumerate(misconception_list(spec), start=1):
-            try:
-                target = reference_number(item.get("answer"), params)
-            except ValueError as exc:
-                problems.append(f"'misconceptions' entry {index}: {exc}")
-                continue
-            if tolerance.accepts(target, reference):
-                problems.append(
-                    f"'misconceptions' entry {index} ('{item.get('tag')}') would be graded "
-                    f"correct: it is within the tolerance of the reference"
-                )
-        return problems
+        return misconception_collisions(
+            spec, params, lambda text, values: [reference_number(text, values)])
+
+
+def misconception_collisions(
+    spec: Mapping[str, Any], params: Mapping[str, Any],
+    numbers: Callable[[object, Mapping[str, Any]], list[Number]],
+) -> list[str]:
+    """Misconceptions that cannot be computed, or that the spec's tolerance would accept.
+
+    `numbers(expression, params)` computes an expression's value(s): one number for numeric
+    parts, a list for vector parts; a misconception matches when every element is accepted.
+    """
+    problems = []
+    tolerance = Tolerance.from_spec(spec)
+    reference = numbers(spec["reference"], params)
+    for index, item in enumerate(misconception_list(spec), start=1):
+        try:
+            target = numbers(item.get("answer"), params)
+        except ValueError as exc:
+            problems.append(f"'misconceptions' entry {index}: {exc}")
+            continue
+        if len(target) != len(reference):
+            problems.append(f"'misconceptions' entry {index} has {len(target)} numbers, "
+                            f"the reference {len(reference)}")
+        elif all(tolerance.accepts(t, r) for t, r in zip(target, reference, strict=True)):
+            problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') would be "
+                            "graded correct: it is within the tolerance of the reference")
+    return problems
 
 
 def _incorrect_feedback(spec: Mapping[str, Any], value: Number, reference: Number,

@@ -17,7 +17,13 @@ from grading.checkers.base import (
     names_of,
 )
 from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
-from grading.checkers.numeric import TOLERANCE_KEYS, Tolerance, format_number, validate_tolerance
+from grading.checkers.numeric import (
+    TOLERANCE_KEYS,
+    Tolerance,
+    format_number,
+    misconception_collisions,
+    validate_tolerance,
+)
 from grading.checkers.refs import Number, answer_number, reference_numbers
 
 __all__ = ["VectorAnswer", "VectorChecker", "split_elements"]
@@ -187,22 +193,7 @@ class VectorChecker(Checker[VectorAnswer]):
 
     def misconception_problems(self, spec: Mapping[str, Any],
                                params: Mapping[str, Any]) -> list[str]:
-        problems = []
-        tolerance = Tolerance.from_spec(spec)
-        reference = reference_numbers(spec["reference"], params)
-        for index, item in enumerate(misconception_list(spec), start=1):
-            try:
-                target = reference_numbers(item.get("answer"), params)
-            except ValueError as exc:
-                problems.append(f"'misconceptions' entry {index}: {exc}")
-                continue
-            if len(target) != len(reference):
-                problems.append(f"'misconceptions' entry {index} has {len(target)} numbers, "
-                                f"the reference {len(reference)}")
-            elif all(tolerance.accepts(t, r) for t, r in zip(target, reference, strict=True)):
-                problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') would be "
-                                f"graded correct")
-        return problems
+        return misconception_collisions(spec, params, reference_numbers)
 
 
 def _expected_length(spec: Mapping[str, Any]) -> int | None:
