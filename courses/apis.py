@@ -5,10 +5,9 @@ each part; staff and keys see the full spec. Every view parses input and calls o
 service or selector.
 """
 
-from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -23,13 +22,12 @@ from courses.models import (
     Course,
     Enrollment,
     Exercise,
-    Part,
     Section,
     WebhookDelivery,
     WebhookSubscription,
 )
 from courses.roster import RosterEntry, RosterInvalid, roster_list, roster_sync
-from courses.selectors import course_list_for_user
+from courses.selectors import course_exercises, course_list_for_user
 from courses.webhooks import (
     EVENTS,
     WebhookUrlInvalid,
@@ -39,49 +37,11 @@ from courses.webhooks import (
     webhook_subscribe,
     webhook_unsubscribe,
 )
+from grading.public_spec import public_spec
 from grading.variant_assignment import Variant, default_variant, variant_for
 
+
 #: Spec keys a student may see: how to answer, never what the answer is.
-PUBLIC_SPEC_KEYS = (
-    "type", "points", "variables", "functions", "multiple", "partial",
-    "rtol", "atol", "sigfigs", "decimals", "decades", "written_sigfigs", "lab",
-)
-
-
-def public_spec(spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """What a student may see of a part's spec: a whitelist (answer type, tolerances, the
-    names they may use, choice options as key and text, a vector's length), never the
-    reference, misconceptions, rubric, model answer or correct choices."""
-    shown = {key: spec[key] for key in PUBLIC_SPEC_KEYS if key in spec}
-    if isinstance(spec.get("options"), list):
-        shown["options"] = [{"key": str(o.get("key", "")), "text": str(o.get("text", ""))}
-                            for o in spec["options"] if isinstance(o, Mapping)]
-    if spec.get("type") == "vector":
-        shown["length"] = _vector_length(spec, params or {})
-    return shown
-
-
-def _vector_length(spec: Mapping[str, Any], params: Mapping[str, Any]) -> int | None:
-    reference = spec.get("reference")
-    if isinstance(reference, list):
-        return len(reference)
-    from grading.checkers.refs import reference_numbers
-
-    try:
-        return len(reference_numbers(reference, params))
-    except Exception:  # a length we cannot compute is simply not shown
-        return None
-
-
-def course_exercises(*, course: Course) -> QuerySet[Exercise]:
-    """The course module's active exercises in order, with their active parts and section."""
-    return (
-        Exercise.objects.active().filter(module_id=course.module_id)
-        .select_related("section").order_by("order")
-        .prefetch_related(Prefetch("parts", queryset=Part.objects.active().order_by("order")))
-    )
-
-
 def exercise_representation(exercise: Exercise, access: CourseAccess) -> dict[str, Any]:
     """An exercise as the caller may see it (student: own variant, public spec)."""
     student = access.user if not access.is_staff else None

@@ -4,7 +4,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Exercise, Figure, Lab, Section
+from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 
 
 def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
@@ -43,4 +43,13 @@ def module_sections(*, course: Course) -> QuerySet[Section]:
             Prefetch("labs", queryset=Lab.objects.active().order_by("order")),
             Prefetch("exercises", queryset=Exercise.objects.active().order_by("order")),
         )
+    )
+
+
+def course_exercises(*, course: Course) -> QuerySet[Exercise]:
+    """The course module's active exercises in order, with their active parts and section."""
+    return (
+        Exercise.objects.active().filter(module_id=course.module_id)
+        .select_related("section").order_by("order")
+        .prefetch_related(Prefetch("parts", queryset=Part.objects.active().order_by("order")))
     )

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from courses.apis import public_spec
 from courses.models import Exercise, Part
+from grading.public_spec import public_spec
 from grading.variant_assignment import variant_for
 
 pytestmark = pytest.mark.django_db
