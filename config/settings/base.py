@@ -65,8 +65,8 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Persistent connections: a Celery worker otherwise opens a new connection for every task
-# (Django's fixup closes it after each), which cost more than a whole lab simulation.
+# Persistent connections, for web requests and (through config/celery.py) for Celery tasks:
+# a new PostgreSQL connection per task cost more than a whole lab simulation.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -142,6 +142,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's Django fixup closes every database connection around every task unless this is
+# set; config/celery.py applies Django's CONN_MAX_AGE and health checks around tasks instead.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BEAT_SCHEDULE = {
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 60.0},
     "sweep-webhook-outbox": {"task": "courses.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
