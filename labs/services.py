@@ -1,8 +1,8 @@
 """Writes for labs: request a run, execute it exactly once on a worker, sweep lost runs.
 
-The database, not the broker, is the source of truth. A run is claimed by a conditional
-UPDATE that bumps `attempts`; that number is the run's fencing token, so only the claim that
-is still current can write the result, and a redelivered task for a finished run does nothing.
+The database, not the broker, is the source of truth. A run is claimed (labs/claims.py) by a
+conditional UPDATE that bumps `attempts`; that number is the fencing token, so only the claim
+still current can write the result, and a redelivered task for a finished run does nothing.
 """
 
 import hashlib
@@ -18,11 +18,12 @@ import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from courses.models import Course, Lab
 from courses.webhooks import outbox_record
+from labs.claims import RunClaim, run_claim
 from labs.models import LabRun
 from labs.simulations import SIMULATIONS, validate_params
 
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
 #: Progress is written at most this often (seconds), so a fast simulation is not slowed by it.
 PROGRESS_INTERVAL = 0.5
+FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 
 
 class LabParamsInvalid(Exception):
@@ -101,21 +103,6 @@ def _enqueue(run_id: int) -> None:
     lab_run_task.delay(run_id)
 
 
-def _claim(run_id: int) -> int | None:
-    """Mark the run running if it is queued, or running but abandoned; return the token."""
-    now = timezone.now()
-    claimable = Q(status=LabRun.Status.QUEUED) | Q(
-        status=LabRun.Status.RUNNING, heartbeat_at__lt=now - STALE_AFTER
-    )
-    updated = LabRun.objects.filter(claimable, pk=run_id).update(
-        status=LabRun.Status.RUNNING, attempts=F("attempts") + 1, started_at=now,
-        heartbeat_at=now, progress=0.0,
-    )
-    if not updated:
-        return None
-    return LabRun.objects.filter(pk=run_id).values_list("attempts", flat=True).get()
-
-
 def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
     last = [time.monotonic()]  # the claim just wrote a heartbeat
 
@@ -139,22 +126,19 @@ def lab_run_execute(*, run_id: int) -> str:
     another worker re-ran it, so our result was discarded). Simulation errors mark the run
     failed with the message; database errors propagate so the task can retry.
     """
-    run = LabRun.objects.select_related("lab").filter(pk=run_id).first()
-    if run is None:
-        return "missing"
-    if run.is_finished:
-        return "finished-already"
-    token = _claim(run_id)
-    if token is None:
-        run.refresh_from_db(fields=["status"])
-        return "finished-already" if run.is_finished else "busy"
+    claim = run_claim(run_id, now=timezone.now(), stale_after=STALE_AFTER)
+    if claim is None:
+        status = LabRun.objects.filter(pk=run_id).values_list("status", flat=True).first()
+        if status is None:
+            return "missing"
+        return "finished-already" if status in FINISHED else "busy"
 
-    simulation = SIMULATIONS[run.lab.simulation]
+    simulation = SIMULATIONS[claim.simulation]
     started = time.perf_counter()
     try:
         result = simulation.run(
-            run.params, rng=np.random.default_rng(run.seed),
-            progress=_progress_writer(run_id, token),
+            claim.params, rng=np.random.default_rng(claim.seed),
+            progress=_progress_writer(run_id, claim.token),
         )
     except Exception as exc:  # a broken simulation fails this run, never the worker
         if exc.__class__.__name__ == "SoftTimeLimitExceeded":
@@ -162,23 +146,22 @@ def lab_run_execute(*, run_id: int) -> str:
         else:
             logger.exception("lab run %s failed", run_id)
             message = f"The simulation failed: {exc}"
-        return _finish(run_id, token, status=LabRun.Status.FAILED, error=message,
-                       has_submission=run.submission_id is not None)
+        return _finish(run_id, claim, status=LabRun.Status.FAILED, error=message)
     compute_ms = (time.perf_counter() - started) * 1000
-    return _finish(run_id, token, status=LabRun.Status.SUCCEEDED, result=result,
-                   compute_ms=compute_ms, has_submission=run.submission_id is not None)
+    return _finish(run_id, claim, status=LabRun.Status.SUCCEEDED, result=result,
+                   compute_ms=compute_ms)
 
 
-def _finish(run_id: int, token: int, *, status: str, has_submission: bool = True,
-            **values: Any) -> str:
+def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
     with transaction.atomic():
         updated = LabRun.objects.filter(
-            pk=run_id, attempts=token, status=LabRun.Status.RUNNING
+            pk=run_id, attempts=claim.token, status=LabRun.Status.RUNNING
         ).update(status=status, finished_at=timezone.now(), progress=1.0, **values)
         if not updated:
             return "superseded"
-        outbox_record(event="lab_run.finished", subject_id=run_id)  # commits with the result
-        if has_submission:
+        # The webhook rows commit with the result, or not at all.
+        outbox_record(event="lab_run.finished", subject_id=run_id, course_id=claim.course_id)
+        if claim.has_submission:
             transaction.on_commit(lambda: _after_finish(run_id))
     return str(status)
 

@@ -6,10 +6,10 @@ import pytest
 from django.utils import timezone
 
 from courses.models import Lab
+from labs.claims import RunClaim, run_claim
 from labs.models import LabRun
 from labs.services import (
     LabParamsInvalid,
-    _claim,
     _finish,
     lab_run_execute,
     lab_run_plot,
@@ -23,6 +23,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def lab(module_05) -> Lab:
     return Lab.objects.get(slug="vanishing-gradient")
+
+
+def _claim(run_id: int) -> RunClaim | None:
+    return run_claim(run_id, now=timezone.now(), stale_after=timedelta(seconds=30))
 
 
 def _request(lab, course, user, params=None, seed=7, capture=None):
@@ -101,16 +105,16 @@ def test_a_different_seed_is_a_new_computation(lab, course, alice):
 
 def test_a_live_claim_makes_a_duplicate_task_wait(lab, course, alice):
     run = _request(lab, course, alice)
-    assert _claim(run.pk) == 1
+    assert _claim(run.pk).token == 1
     assert lab_run_execute(run_id=run.pk) == "busy"
 
 
 def test_a_stale_claim_is_taken_over_and_its_late_result_discarded(lab, course, alice):
     run = _request(lab, course, alice)
-    stale_token = _claim(run.pk)
+    stale_claim = _claim(run.pk)
     LabRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
     assert lab_run_execute(run_id=run.pk) == "succeeded"
-    assert _finish(run.pk, stale_token, status=LabRun.Status.SUCCEEDED,
+    assert _finish(run.pk, stale_claim, status=LabRun.Status.SUCCEEDED,
                    result={"late": True}) == "superseded"
     run.refresh_from_db()
     assert run.attempts == 2
@@ -163,3 +167,12 @@ def test_a_labs_own_bounds_are_enforced(lab, course, alice):
     with pytest.raises(LabParamsInvalid) as caught:
         _request(lab, course, alice, {"units": 100})
     assert caught.value.errors["units"] == "Hidden units must be between 2 and 64"
+
+
+def test_executing_a_run_costs_a_claim_a_result_write_and_a_webhook_lookup(
+    lab, course, alice, django_assert_num_queries
+):
+    run = _request(lab, course, alice)
+    # claim; savepoint, result UPDATE, subscriptions SELECT, release (the test's transaction)
+    with django_assert_num_queries(5):
+        assert lab_run_execute(run_id=run.pk) == "succeeded"
