@@ -6,7 +6,7 @@ Run on demand (ideally with Redis and PostgreSQL, as in production):
 Prints figures; asserts no time. Targets (issue 4): queue overhead p50 <= 20 ms above the
 simulation's own time with Redis; >= 50 runs/s with 2 workers for the default
 vanishing-gradient lab, counting simulation and storage (plots are rendered on first view and
-measured separately by tests/benchmarks/test_lab_simulation_speed.py and the plot timings).
+measured separately by tests/benchmarks/test_lab_plot_speed.py).
 """
 
 import statistics
