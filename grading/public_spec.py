@@ -6,7 +6,7 @@ from typing import Any
 from grading.checkers.refs import reference_numbers
 
 PUBLIC_SPEC_KEYS = (
-    "type", "points", "variables", "functions", "multiple", "partial",
+    "type", "points", "variables", "functions", "domain", "multiple", "partial",
     "rtol", "atol", "sigfigs", "decimals", "decades", "written_sigfigs", "lab",
 )
 

@@ -1,11 +1,14 @@
 """Symbolic answers: an expression in declared variables, graded by equivalence.
 
 Equivalence is decided by sampling first: both expressions are evaluated with floats at
-seeded random points (positive values first, then a wider positive range, then both signs),
-with parameters substituted. Declared undefined functions (``functions = ["f"]``) are replaced
-by fixed smooth functions, the same on both sides. Only when sampling is inconclusive (too few
-points where both sides are defined, or a single disagreeing point) does sympy, built from our
-own AST, try to confirm or refute, under a time budget. Variables are taken as positive reals.
+seeded random points drawn from the part's declared ``domain`` ("positive", the default:
+moderate positive values, then a wider positive range, then both signs; or "real": every sign
+combination from the start), with parameters substituted. An answer undefined where the
+reference has a value disagrees there. Declared undefined functions (``functions = ["f"]``)
+are replaced by fixed smooth functions, the same on both sides. Only when sampling is
+inconclusive (too few points where both sides are defined, or a single disagreeing point) does
+sympy, built from our own AST, try to confirm or refute, under a time budget, with the
+variables assumed positive or real as the domain says.
 """
 
 from __future__ import annotations
@@ -32,13 +35,39 @@ from grading.checkers.base import (
 from grading.checkers.mathparse import Expr, evaluate, parse, to_sympy
 from grading.checkers.refs import float_params, parse_reference, sympy_params
 
-__all__ = ["Comparison", "SymbolicAnswer", "SymbolicChecker", "compare", "run_with_time_budget"]
+__all__ = [
+    "DOMAINS", "Comparison", "SymbolicAnswer", "SymbolicChecker", "compare",
+    "run_with_time_budget",
+]
 
-PHASES: tuple[tuple[float, float, str], ...] = (
-    (0.5, 2.5, "uniform"),  # moderate positive values
-    (0.02, 50.0, "log"),  # wider positive values
-    (-5.0, 5.0, "uniform"),  # both signs
-)
+Domain = Literal["positive", "real"]
+@dataclass(frozen=True)
+class Phase:
+    """One range of sample points. Magnitudes are uniform or log-uniform in [low, high];
+    `signed` gives variable j a minus sign on attempts whose bit j is set, so every sign
+    combination is visited within the first 2^len(variables) points. `inside` says the points
+    lie in the domain: there, an answer undefined where the reference has a value disagrees;
+    outside (the positive domain's last resort, for references mostly undefined on the first
+    draws) such points are skipped."""
+
+    low: float
+    high: float
+    log: bool = False
+    signed: bool = False
+    inside: bool = True
+
+
+DOMAINS: dict[str, tuple[Phase, ...]] = {
+    "positive": (
+        Phase(0.5, 2.5),  # moderate positive values
+        Phase(0.02, 50.0, log=True),  # wider positive values
+        Phase(-5.0, 5.0, inside=False),  # both signs, when the above are mostly undefined
+    ),
+    "real": (
+        Phase(0.0, 2.5, signed=True),  # moderate values of both signs
+        Phase(0.02, 50.0, log=True, signed=True),  # wider values of both signs
+    ),
+}
 POINTS_PER_PHASE = 40
 NEEDED_POINTS = 12
 RTOL = 1e-8
@@ -70,6 +99,16 @@ def _function_impl(index: int, family: int) -> Callable[[float], float]:
     return lambda u: math.exp(0.3 * a * u) / (1.0 + 0.2 * u * u) + b
 
 
+def _draw(rng: np.random.Generator, phase: Phase, count: int, attempt: int) -> np.ndarray:
+    if phase.log:
+        draws = np.exp(rng.uniform(math.log(phase.low), math.log(phase.high), count))
+    else:
+        draws = rng.uniform(phase.low, phase.high, count)
+    if phase.signed:
+        draws *= [-1.0 if (attempt >> j) & 1 else 1.0 for j in range(count)]
+    return draws
+
+
 def _close(x: float, y: float) -> bool:
     return abs(x - y) <= RTOL * max(abs(x), abs(y)) + ATOL
 
@@ -83,8 +122,11 @@ def compare(
     params: Mapping[str, Any] | None = None,
     use_sympy: bool = True,
     budget: float = SYMPY_BUDGET_SECONDS,
+    domain: Domain = "positive",
 ) -> Comparison:
-    """Are ``answer`` and ``reference`` the same function of ``variables`` (positive reals)?"""
+    """Are ``answer`` and ``reference`` the same function of ``variables`` over ``domain``
+    (positive or real values)? Points where the reference is undefined are skipped; where
+    only the answer is undefined (NaN, not overflow), they disagree."""
     params = params or {}
     env_base = {k: v for k, v in float_params(params).items() if k not in variables}
     families = [
@@ -95,19 +137,20 @@ def compare(
     valid = differ = 0
     ratios: list[float] = []
     names = list(variables)
-    for low, high, kind in PHASES:
+    for phase in DOMAINS[domain]:
         for attempt in range(POINTS_PER_PHASE):
             if valid >= NEEDED_POINTS:
                 break
-            if kind == "log":
-                draws = np.exp(rng.uniform(math.log(low), math.log(high), len(names)))
-            else:
-                draws = rng.uniform(low, high, len(names))
+            draws = _draw(rng, phase, len(names), attempt)
             env = dict(env_base)
             env.update({name: float(x) for name, x in zip(names, draws, strict=True)})
             impls = families[attempt % 2]
             fa = evaluate(answer, env, impls)
             fb = evaluate(reference, env, impls)
+            if phase.inside and math.isfinite(fb) and math.isnan(fa):
+                valid += 1  # the answer is undefined where the reference has a value
+                differ += 1
+                continue
             if not (math.isfinite(fa) and math.isfinite(fb)):
                 continue
             valid += 1
@@ -128,7 +171,7 @@ def compare(
         return Comparison("unknown", valid, differ, ratio)
     substitutions = {k: v for k, v in sympy_params(params).items() if k not in variables}
     verdict = run_with_time_budget(
-        lambda: _sympy_equal(answer, reference, substitutions), budget
+        lambda: _sympy_equal(answer, reference, substitutions, domain), budget
     )
     if verdict is None:
         return Comparison("unknown", valid, differ, ratio, "timeout")
@@ -137,17 +180,19 @@ def compare(
     return Comparison(status, valid, differ, ratio, "sympy")
 
 
-def _sympy_equal(answer: Expr, reference: Expr, substitutions: Mapping[str, Any]) -> str:
+def _sympy_equal(answer: Expr, reference: Expr, substitutions: Mapping[str, Any],
+                 domain: Domain) -> str:
     try:
-        return _sympy_decide(answer, reference, substitutions)
+        return _sympy_decide(answer, reference, substitutions, domain)
     except _Timeout:
         raise
     except Exception:  # sympy internals may raise anything: the comparison stays unknown
         return "unknown"
 
 
-def _sympy_decide(answer: Expr, reference: Expr, substitutions: Mapping[str, Any]) -> str:
-    assumptions = {"positive": True}
+def _sympy_decide(answer: Expr, reference: Expr, substitutions: Mapping[str, Any],
+                  domain: Domain) -> str:
+    assumptions = {"positive": True} if domain == "positive" else {"real": True}
     a = to_sympy(answer, substitutions=substitutions, assumptions=assumptions)
     b = to_sympy(reference, substitutions=substitutions, assumptions=assumptions)
     if isinstance(a, list) or isinstance(b, list):
@@ -211,10 +256,11 @@ class SymbolicAnswer(Answer):
 
 
 class SymbolicChecker(Checker[SymbolicAnswer]):
-    """An expression equivalent to the reference for all (positive) values of the variables."""
+    """An expression equivalent to the reference for all values of the variables in the
+    spec's ``domain`` ("positive", the default, or "real")."""
 
     type_name = "symbolic"
-    spec_keys = frozenset()
+    spec_keys = frozenset({"domain"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SymbolicAnswer:
         expr = parse(raw or "", variables=names_of(spec, "variables"),
@@ -230,7 +276,9 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
         functions = names_of(spec, "functions")
         reference = parse_reference(spec["reference"], params, variables=variables,
                                     functions=functions)
-        result = compare(answer.expr, reference, variables, functions=functions, params=params)
+        domain = _domain(spec)
+        result = compare(answer.expr, reference, variables, functions=functions, params=params,
+                         domain=domain)
         canonical = answer.canonical
         if result.status == "equal":
             return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
@@ -241,7 +289,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
             except ValueError:
                 continue
             matched = compare(answer.expr, target, variables, functions=functions,
-                              params=params, use_sympy=False)
+                              params=params, use_sympy=False, domain=domain)
             if matched.status == "equal":
                 return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
                                str(item.get("tag")), [], canonical)
@@ -279,6 +327,8 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                 message = getattr(exc, "message", str(exc))
                 if not message.startswith("unknown name"):  # parameters are not known here
                     problems.append(f"'reference' cannot be read: {message}")
+        if spec.get("domain", "positive") not in DOMAINS:
+            problems.append(f"'domain' must be one of {', '.join(sorted(DOMAINS))}")
         problems += check_misconception_shapes(spec)
         return problems
 
@@ -297,10 +347,14 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                 problems.append(f"'misconceptions' entry {index}: {exc}")
                 continue
             if compare(target, reference, variables, functions=functions, params=params,
-                       use_sympy=False).status == "equal":
+                       use_sympy=False, domain=_domain(spec)).status == "equal":
                 problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') is "
                                 f"equivalent to the reference")
         return problems
+
+
+def _domain(spec: Mapping[str, Any]) -> Domain:
+    return "real" if spec.get("domain") == "real" else "positive"
 
 
 def _hint(spec: Mapping[str, Any], result: Comparison) -> str:

@@ -111,6 +111,42 @@ def test_equivalence(answer, reference, variables, outcome):
     assert grade(answer, spec, {}).outcome == outcome
 
 
+REAL_DOMAIN = [
+    # (answer, reference, variables, outcome) with domain = "real"
+    ("sqrt(x^2)", "x", ["x"], "incorrect"),
+    ("sqrt(x^2)", "|x|", ["x"], "correct"),
+    ("|x|", "x", ["x"], "incorrect"),
+    ("(x^3)^(1/3)", "x", ["x"], "incorrect"),  # undefined for x < 0 by our real powers
+    ("2 ln(x)", "ln(x^2)", ["x"], "incorrect"),  # ln(x^2) has a value for x < 0 too
+    ("ln(x^2)", "2 ln(x)", ["x"], "correct"),  # agrees wherever the reference has a value
+    ("x^2 - y^2", "(x - y)(x + y)", ["x", "y"], "correct"),
+    ("tanh(-x)", "-tanh(x)", ["x"], "correct"),
+    ("exp(2 ln x)", "x^2", ["x"], "incorrect"),  # undefined for x < 0, where x^2 is not
+]
+
+
+@pytest.mark.parametrize(("answer", "reference", "variables", "outcome"), REAL_DOMAIN)
+def test_a_real_domain_samples_negative_values_too(answer, reference, variables, outcome):
+    spec = {"type": "symbolic", "reference": reference, "variables": variables,
+            "domain": "real"}
+    assert grade(answer, spec, {}).outcome == outcome
+
+
+def test_domain_must_be_positive_or_real():
+    spec = {"type": "symbolic", "reference": "x", "variables": ["x"], "domain": "complex"}
+    assert validate_spec(spec) == ["'domain' must be one of positive, real"]
+
+
+def test_a_misconception_is_matched_over_the_declared_domain():
+    spec = {"type": "symbolic", "reference": "|x|", "variables": ["x"], "domain": "real",
+            "misconceptions": [{"answer": "x", "tag": "dropped-abs", "feedback": "x < 0?"}]}
+    result = grade("x", spec, {})
+    assert (result.outcome, result.misconception) == ("incorrect", "dropped-abs")
+    undefined_below_zero = grade("sqrt(x)^2", spec, {})
+    assert (undefined_below_zero.outcome, undefined_below_zero.misconception) == (
+        "incorrect", None)
+
+
 FUNCTION_CASES = [
     ("f(x) + f(x)", "2 f(x)", "correct"),
     ("f(2x)", "2 f(x)", "incorrect"),
@@ -233,3 +269,8 @@ def test_spec_validation_and_self_check():
     bad = {**BOUND, "misconceptions": [{"answer": "c sigma_max^T/sigma_max^t", "tag": "same",
                                         "feedback": "x"}]}
     assert any("equivalent to the reference" in p for p in self_check(bad, {}))
+
+
+def test_an_answer_undefined_on_part_of_the_positive_domain_is_not_equivalent():
+    spec = {"type": "symbolic", "reference": "x", "variables": ["x"]}
+    assert grade("sqrt(x - 2)^2 + 2", spec, {}).outcome == "incorrect"
