@@ -13,20 +13,15 @@ same for every retry: receivers deduplicate on it).
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import secrets
-import socket
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlparse
 
 from django.conf import settings
 from django.db import transaction
@@ -34,6 +29,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, WebhookDelivery, WebhookSubscription
+from courses.webhook_http import UnsafeAddress, post_to_checked_address, resolve_checked
 
 logger = logging.getLogger(__name__)
 
@@ -57,19 +53,10 @@ class WebhookUrlInvalid(ValueError):
 def webhook_url_problem(url: str) -> str | None:
     """Why `url` may not receive webhooks, or None. Private and loopback addresses are refused
     unless WEBHOOK_ALLOW_PRIVATE_HOSTS is on (development and tests)."""
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        return "Use an http:// or https:// URL with a host name."
-    if _setting("WEBHOOK_ALLOW_PRIVATE_HOSTS", False):
-        return None
     try:
-        infos = socket.getaddrinfo(parsed.hostname, parsed.port or 443, proto=socket.IPPROTO_TCP)
-    except OSError:
-        return "The host name does not resolve."
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if not address.is_global:
-            return "The URL points to a private or local address."
+        resolve_checked(url, allow_private=bool(_setting("WEBHOOK_ALLOW_PRIVATE_HOSTS", False)))
+    except UnsafeAddress as exc:
+        return str(exc)
     return None
 
 
@@ -254,27 +241,6 @@ class DeliveryAttempt:
     retry_in: float | None = None
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
-    """POST once; returns (status code or None, error text)."""
-    problem = webhook_url_problem(url)
-    if problem:
-        return None, problem
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")  # noqa: S310
-    opener = urllib.request.build_opener(_NoRedirects)
-    try:
-        with opener.open(request, timeout=HTTP_TIMEOUT) as response:
-            return int(response.status), ""
-    except urllib.error.HTTPError as exc:
-        return int(exc.code), f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return None, str(getattr(exc, "reason", exc))[:500]
-
-
 def webhook_delivery_attempt(*, delivery_id: int) -> DeliveryAttempt:
     """Try to deliver one outbox row now, if it is due; safe to call any number of times.
 
@@ -301,7 +267,10 @@ def webhook_delivery_attempt(*, delivery_id: int) -> DeliveryAttempt:
         "X-Grader-Delivery": str(delivery.pk),
     }
     if subscription.is_active:
-        status_code, error = _post(subscription.url, body, headers)
+        status_code, error = post_to_checked_address(
+            subscription.url, body, headers, timeout=HTTP_TIMEOUT,
+            allow_private=bool(_setting("WEBHOOK_ALLOW_PRIVATE_HOSTS", False)),
+        )
     else:
         status_code, error = None, "The subscription was removed."
     attempts = delivery.attempts + 1
