@@ -21,6 +21,8 @@ from labs.models import LabRun
 logger = logging.getLogger(__name__)
 
 GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+#: A prediction whose lab run fails is run again (grading/recovery.py) up to this many runs.
+MAX_PREDICTION_RUNS = 3
 
 
 def measured_value(result: dict[str, Any], measure: str) -> Any:
@@ -67,9 +69,14 @@ def predictions_grade_for_run(*, run_id: int) -> int:
         return 0
     spec = submission.part.spec
     if run.status == LabRun.Status.FAILED or run.result is None:
-        _store(submission, outcome=Submission.Outcome.ERROR, score=None,
-               feedback="Your prediction is saved, but the lab run failed; it will be graded "
-                        "when the lab runs again.", misconception="")
+        if submission.lab_runs.count() < MAX_PREDICTION_RUNS:
+            feedback = ("Your prediction is saved, but the lab run failed; the lab will run "
+                        "again in a few minutes and your prediction will be graded then.")
+        else:
+            feedback = ("Your prediction is saved, but the lab failed every time it ran; your "
+                        "teacher can see this and will grade it.")
+        _store(submission, outcome=Submission.Outcome.ERROR, score=None, feedback=feedback,
+               misconception="")
         return 1
     measured = measured_value(run.result, spec["measure"])
     variant = variant_for(student=submission.student, course=submission.course,

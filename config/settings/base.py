@@ -150,7 +150,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-webhook-outbox": {"task": "courses.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
     "prune-idempotency-keys": {"task": "courses.tasks.idempotency_records_prune_task",
                                "schedule": 3600.0},
+    "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
+                                      "schedule": 60.0},
 }
+# A submission still pending this long was abandoned by a crash and is graded by the sweep.
+SUBMISSION_RECOVERY_SECONDS = env.int("SUBMISSION_RECOVERY_SECONDS", default=120)
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 

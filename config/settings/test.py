@@ -32,7 +32,10 @@ CELERY_TASK_DEFAULT_QUEUE = f"tests-{TEST_SESSION}"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(VAR_DIR / "test-broker" / TEST_SESSION)
 LAB_RUN_STALE_SECONDS = 3
+SUBMISSION_RECOVERY_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
     **CELERY_BEAT_SCHEDULE,
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 2.0},
+    "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
+                                      "schedule": 2.0},
 }
