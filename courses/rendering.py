@@ -3,6 +3,7 @@
 import html
 import re
 from functools import lru_cache
+from xml.etree import ElementTree
 
 import markdown
 from latex2mathml.converter import convert as latex_to_mathml
@@ -12,11 +13,48 @@ _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$(?!\$)", re.DOTALL)
 _PLACEHOLDER = "\x00MATH{}\x00"
 
 
+#: MathML that latex2mathml writes and browsers draw; nothing that links, scripts or styles.
+_MATHML_TAGS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup",
+    "mfrac", "msqrt", "mroot", "mstyle", "mtable", "mtr", "mtd", "mlabeledtr", "munder",
+    "mover", "munderover", "mpadded", "mphantom", "menclose", "merror", "mmultiscripts",
+    "mprescripts", "none", "semantics", "annotation",
+})
+_MATHML_ATTRIBUTES = frozenset({
+    "xmlns", "display", "displaystyle", "scriptlevel", "mathvariant", "stretchy", "fence",
+    "separator", "form", "lspace", "rspace", "accent", "accentunder", "largeop",
+    "movablelimits", "symmetric", "minsize", "maxsize", "linethickness", "width", "height",
+    "depth", "voffset", "linebreak", "notation", "columnalign", "rowalign", "columnspacing",
+    "rowspacing", "columnlines", "rowlines", "frame", "encoding", "open", "close",
+})
+
+
+def _safe_mathml(rendered: str) -> bool:
+    """Is `rendered` well-formed MathML made only of allowed elements and attributes?
+
+    latex2mathml copies `\\text{...}` into <mtext> unescaped, and <mtext> lets a browser read
+    HTML inside it, so its output is checked, never trusted.
+    """
+    try:
+        root = ElementTree.fromstring(rendered)  # noqa: S314 - our own converter's output, no DTD
+    except ElementTree.ParseError:
+        return False
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag.rpartition("}")[2] not in _MATHML_TAGS:
+            return False
+        if any(name.rpartition("}")[2] not in _MATHML_ATTRIBUTES for name in element.attrib):
+            return False
+    return True
+
+
 def _mathml(latex: str, *, display: bool) -> str:
+    source = f'<code class="math-source">{html.escape(latex)}</code>'
     try:
         rendered = latex_to_mathml(latex.strip(), display="block" if display else "inline")
     except Exception:  # a formula latex2mathml cannot read is shown as its source, never a 500
-        return f'<code class="math-source">{html.escape(latex)}</code>'
+        return source
+    if not _safe_mathml(rendered):
+        return source
     return f'<div class="math-display">{rendered}</div>' if display else rendered
 
 
