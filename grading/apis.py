@@ -64,6 +64,9 @@ def acting_student(access: CourseAccess, student_id: int | None) -> User:
 
 
 class SubmissionOutput(serializers.ModelSerializer):
+    """A submission; `misconception` (a tag from the answer key) only for staff and keys:
+    pass context {"staff": False} for a student."""
+
     exercise = serializers.CharField(source="part.exercise.slug")
     part_key = serializers.CharField(source="part.key")
     answer = serializers.CharField(source="raw_answer")
@@ -73,6 +76,12 @@ class SubmissionOutput(serializers.ModelSerializer):
         fields = ["id", "student", "part", "exercise", "part_key", "answer", "canonical", "outcome",
                   "score", "feedback", "misconception", "counts_as_attempt", "created_at",
                   "graded_at"]
+
+    def to_representation(self, instance: Submission) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if not self.context.get("staff", False):
+            data.pop("misconception", None)
+        return data
 
 
 def course_submissions(*, access: CourseAccess, student: User | None, part_id: int | None,
@@ -115,7 +124,7 @@ class SubmissionListApi(ApiView):
             student = acting_student(access, query.get("student"))
         rows = course_submissions(access=access, student=student, part_id=query.get("part"),
                                   exercise=query.get("exercise"), since=query.get("since"))
-        return self.paginated(request, rows, SubmissionOutput)
+        return self.paginated(request, rows, SubmissionOutput, {"staff": access.is_staff})
 
     @extend_schema(
         request=InputSerializer,
@@ -149,7 +158,8 @@ class SubmissionListApi(ApiView):
                                                raw_answer=data["answer"])
             except SubmissionRefused as exc:
                 raise ApiError(409, "submission_refused", str(exc)) from exc
-            return Response(SubmissionOutput(submission).data, status=status.HTTP_201_CREATED)
+            return Response(SubmissionOutput(submission, context={"staff": access.is_staff}).data,
+                            status=status.HTTP_201_CREATED)
 
         return idempotent(request, access.principal, perform)
 
@@ -164,7 +174,7 @@ class SubmissionDetailApi(ApiView):
                                         exercise=None, since=None).filter(pk=submission_id).first()
         if submission is None:
             raise ApiError(404, "not_found", "No such submission.")
-        return Response(SubmissionOutput(submission).data)
+        return Response(SubmissionOutput(submission, context={"staff": access.is_staff}).data)
 
 
 class GradebookCellOutput(serializers.Serializer):

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from courses.models import IdempotencyRecord
 from grading.models import Submission
+from grading.variant_assignment import variant_for
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +187,23 @@ def test_old_idempotency_keys_are_forgotten(course, alice, numeric_part, client_
     IdempotencyRecord.objects.filter(key="old").update(created_at=timezone.now() - timedelta(days=8))
     assert idempotency_records_prune() == 1
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+
+
+def test_students_never_see_the_answer_keys_misconception_tag_staff_and_keys_do(
+    course, alice, irene, numeric_part, client_for, key_client, lms_token
+):
+    params = variant_for(student=alice, course=course, exercise=numeric_part.exercise).params
+    linear = f"{params['sigma']}*{params['steps']}"
+    mine = client_for(alice).post(url(course), {"part": numeric_part.pk, "answer": linear},
+                                  format="json")
+    assert mine.status_code == 201 and mine.json()["outcome"] == "incorrect"
+    assert "misconception" not in mine.json()
+    submission_id = mine.json()["id"]
+    assert "misconception" not in client_for(alice).get(url(course, f"{submission_id}/")).json()
+    assert all("misconception" not in row
+               for row in client_for(alice).get(url(course)).json()["results"])
+
+    staff_view = client_for(irene).get(url(course, f"{submission_id}/")).json()
+    assert staff_view["misconception"] == "linear-decay"
+    listed = key_client(lms_token).get(url(course), {"student": alice.pk}).json()["results"]
+    assert listed[0]["misconception"] == "linear-decay"
