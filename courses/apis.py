@@ -26,7 +26,7 @@ from courses.models import (
     WebhookDelivery,
     WebhookSubscription,
 )
-from courses.roster import RosterEntry, RosterInvalid, roster_list, roster_sync
+from courses.roster import ROSTER_ROLES, RosterEntry, RosterInvalid, roster_list, roster_sync
 from courses.selectors import course_exercises, course_list_for_user
 from courses.webhooks import (
     EVENTS,
@@ -200,7 +200,9 @@ class RosterApi(ApiView):
         external_id = serializers.CharField(max_length=200)
         name = serializers.CharField(max_length=300, allow_blank=True, default="")
         email = serializers.EmailField(allow_blank=True, default="")
-        role = serializers.ChoiceField(choices=Enrollment.Role.choices, default=Enrollment.Role.STUDENT)
+        role = serializers.ChoiceField(
+            choices=[(r.value, r.label) for r in ROSTER_ROLES], default=Enrollment.Role.STUDENT,
+            help_text="student or ta (instructors are added in the service)")
         group = serializers.CharField(max_length=50, allow_blank=True, default="")
 
     class OutputSerializer(serializers.Serializer):

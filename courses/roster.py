@@ -4,6 +4,11 @@ Enrolments are matched by their external id within the course. Only enrolments t
 an external id are managed by the LMS: one created by hand (no external id) is never
 deactivated by a sync. A student left out of the list is deactivated, never deleted, so
 their work stays; listing them again reactivates them.
+
+A sync reaches no further than its course: it adopts only accounts already enrolled here by
+hand (matched by email), never an account of another course; it never renames an account
+that is also enrolled elsewhere; and it gives only the roles students and TAs have, since
+instructors are made in person.
 """
 
 import re
@@ -12,12 +17,14 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
 from courses.models import Course, Enrollment
 
 MAX_ENTRIES = 10_000
+#: The roles a roster may give; instructors are added in person, never by a sync.
+ROSTER_ROLES = (Enrollment.Role.STUDENT, Enrollment.Role.TA)
 
 
 class RosterInvalid(Exception):
@@ -93,44 +100,53 @@ def _validate(entries: list[RosterEntry]) -> None:
             errors[f"{index}.external_id"] = ["This field may not be blank."]
         elif counts[entry.external_id] > 1:
             errors[f"{index}.external_id"] = [f"{entry.external_id!r} appears more than once."]
-        if entry.role not in Enrollment.Role.values:
-            errors[f"{index}.role"] = [f"Unknown role {entry.role!r}."]
+        if entry.role not in ROSTER_ROLES:
+            errors[f"{index}.role"] = [
+                f"Role {entry.role!r} cannot be given by a roster (student or ta); "
+                "instructors are added in the service."]
     if errors:
         raise RosterInvalid(errors)
 
 
 def _find_users(course: Course, missing: list[RosterEntry]) -> dict[str, User]:
-    """Existing accounts for entries new to the course: same external id elsewhere, or same email."""
-    found: dict[str, User] = {}
-    elsewhere = (
-        Enrollment.objects.exclude(course=course)
-        .filter(external_id__in=[e.external_id for e in missing]).select_related("user")
+    """Accounts for entries new to the LMS roster: the one enrolled in this course by hand (no
+    external id, not an instructor) with the entry's email. Nothing outside the course."""
+    emails = {e.email.lower(): e.external_id for e in missing if e.email}
+    if not emails:
+        return {}
+    by_hand = (
+        Enrollment.objects.filter(course=course, external_id="")
+        .exclude(role=Enrollment.Role.INSTRUCTOR).select_related("user")
+        .annotate(email_lower=Lower("user__email")).filter(email_lower__in=list(emails))
     )
-    for enrollment in elsewhere:
-        found.setdefault(enrollment.external_id, enrollment.user)
-    emails = {e.email.lower(): e.external_id for e in missing
-              if e.external_id not in found and e.email}
-    if emails:
-        matches: dict[str, list[User]] = {}
-        for user in User.objects.annotate(email_lower=Lower("email")).filter(email_lower__in=list(emails)):
-            matches.setdefault(user.email.lower(), []).append(user)
-        for email, users in matches.items():
-            if len(users) == 1:  # an ambiguous email links nobody
-                found[emails[email]] = users[0]
-    return found
+    matches: dict[str, list[User]] = {}
+    for enrollment in by_hand:
+        matches.setdefault(enrollment.user.email.lower(), []).append(enrollment.user)
+    return {emails[email]: users[0] for email, users in matches.items()
+            if len(users) == 1}  # an ambiguous email links nobody
+
+
+def _enrolled_elsewhere(course: Course, user_ids: list[int]) -> set[int]:
+    """Which of `user_ids` belong to another course too (or are site staff): not renamed."""
+    elsewhere = set(Enrollment.objects.filter(user_id__in=user_ids).exclude(course=course)
+                    .values_list("user_id", flat=True))
+    staff = set(User.objects.filter(pk__in=user_ids)
+                .filter(Q(is_staff=True) | Q(is_superuser=True)).values_list("pk", flat=True))
+    return elsewhere | staff
 
 
 @transaction.atomic(durable=True)
 def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
     """Make the course's LMS-managed enrolments match `entries`; returns what changed.
 
-    Each entry is matched by external id in this course; otherwise it adopts an existing
-    account (same external id in another course, or the one user with that email) and its
-    enrolment here if it has one without an external id; otherwise a user (without a usable
-    password) is created. Name, email, role and group are updated; managed enrolments absent
-    from `entries` are deactivated. Raises RosterInvalid (changing nothing) for duplicate or
-    blank external ids or unknown roles. Concurrent syncs of one course are serialized. The
-    number of queries does not grow with the roster.
+    Each entry is matched by external id in this course; otherwise it adopts the enrolment
+    made here by hand (no external id, not an instructor) of the one user with that email;
+    otherwise a user (without a usable password) is created. Name and email are updated,
+    except for accounts also enrolled in another course or site staff; role and group are
+    updated; managed enrolments absent from `entries` are deactivated. Raises RosterInvalid
+    (changing nothing) for duplicate or blank external ids or roles other than student and
+    ta. Concurrent syncs of one course are serialized. The number of queries does not grow
+    with the roster.
     """
     _validate(entries)
     Course.objects.select_for_update().filter(pk=course.pk).first()
@@ -175,6 +191,7 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
 
     changed_users: list[User] = []
     changed_enrollments: list[Enrollment] = []
+    shared = _enrolled_elsewhere(course, [e.user_id for e in by_external.values()])
     for entry in entries:
         if entry.external_id in created:
             first, last = _split_name(entry.name)
@@ -182,7 +199,8 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
             continue
         enrollment = by_external[entry.external_id]
         first, last = _split_name(entry.name)
-        changed = _update_user(enrollment.user, first, last, entry.email, changed_users)
+        changed = (enrollment.user_id not in shared
+                   and _update_user(enrollment.user, first, last, entry.email, changed_users))
         changed = changed or entry.external_id in users  # adopted: its external id is new
         for name, value in (("role", entry.role), ("group", entry.group), ("is_active", True)):
             if getattr(enrollment, name) != value:

@@ -61,22 +61,59 @@ def test_enrolments_made_by_hand_are_never_deactivated(course, irene, alice) -> 
     assert Enrollment.objects.filter(course=course, user__in=[irene, alice], is_active=True).count() == 2
 
 
-def test_an_existing_account_is_adopted_by_email_or_by_external_id_elsewhere(course, other_course,
-                                                                             alice) -> None:
-    roster_sync(course=other_course, entries=[entry("s9", "Nine")])
-    diff = roster_sync(course=course, entries=[entry("alice-42", "Alice Liddell", email="ALICE@example.org"),
-                                               entry("s9", "Nine")])
+def test_an_enrolment_made_here_by_hand_is_adopted_by_email(course, alice) -> None:
+    diff = roster_sync(course=course, entries=[entry("alice-42", "Alice Liddell",
+                                                     email="ALICE@example.org")])
     assert diff.updated == ["alice-42"]  # alice's enrolment here, now LMS-managed
-    assert diff.created == ["s9"]
     assert Enrollment.objects.get(course=course, user=alice).external_id == "alice-42"
-    nine = User.objects.get(enrollments__course=other_course, enrollments__external_id="s9")
-    assert Enrollment.objects.get(course=course, external_id="s9").user == nine
     assert User.objects.filter(email__iexact="alice@example.org").count() == 1
 
 
+def test_accounts_of_other_courses_are_never_taken_over_or_renamed(course, other_course) -> None:
+    roster_sync(course=other_course, entries=[entry("B-0007", "Sam Other", email="sam@uni-b.example")])
+    sam = User.objects.get(enrollments__course=other_course, enrollments__external_id="B-0007")
+    olga = UserFactory(username="olga", first_name="Olga", email="olga@uni-b.example")
+    Enrollment.objects.create(user=olga, course=other_course, role=Enrollment.Role.INSTRUCTOR)
+
+    diff = roster_sync(course=course, entries=[
+        entry("B-0007", "Renamed Sam", email="attacker@evil.example"),
+        entry("x1", "Mallory Evil", email="olga@uni-b.example"),
+    ])
+
+    assert diff.created == ["B-0007", "x1"]
+    sam.refresh_from_db()
+    olga.refresh_from_db()
+    assert (sam.get_full_name(), sam.email) == ("Sam Other", "sam@uni-b.example")
+    assert (olga.first_name, olga.email) == ("Olga", "olga@uni-b.example")
+    here = set(Enrollment.objects.filter(course=course, external_id__in=["B-0007", "x1"])
+               .values_list("user__username", flat=True))
+    assert not here & {sam.username, "olga"}
+
+
+def test_a_shared_account_enrolled_here_by_hand_is_adopted_but_not_renamed(
+    course, other_course, alice
+) -> None:
+    Enrollment.objects.create(user=alice, course=other_course, role=Enrollment.Role.STUDENT)
+    roster_sync(course=course, entries=[entry("a-1", "Someone Else", email="alice@example.org")])
+    alice.refresh_from_db()
+    assert Enrollment.objects.get(course=course, user=alice).external_id == "a-1"
+    assert alice.first_name != "Someone"
+
+
+def test_a_roster_cannot_make_or_adopt_instructors(course, irene) -> None:
+    with pytest.raises(RosterInvalid) as error:
+        roster_sync(course=course, entries=[entry("boss", role="instructor")])
+    assert "instructors are added in the service" in error.value.errors["0.role"][0]
+
+    roster_sync(course=course, entries=[entry("i-1", email=irene.email)])
+    assert Enrollment.objects.get(course=course, user=irene).role == Enrollment.Role.INSTRUCTOR
+    assert Enrollment.objects.get(course=course, user=irene).external_id == ""
+
+
 def test_an_ambiguous_email_links_nobody(course) -> None:
-    UserFactory(username="twin1", email="twin@example.org")
-    UserFactory(username="twin2", email="twin@example.org")
+    for name in ("twin1", "twin2"):
+        Enrollment.objects.create(user=UserFactory(username=name, email="twin@example.org"),
+                                  course=course, role=Enrollment.Role.STUDENT)
     roster_sync(course=course, entries=[entry("t", email="twin@example.org")])
     user = Enrollment.objects.get(course=course, external_id="t").user
     assert user.username not in ("twin1", "twin2")
