@@ -1,5 +1,7 @@
 """Roster sync: one list in, enrolments created, updated and deactivated, and the diff out."""
 
+from typing import cast
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -72,7 +74,7 @@ def test_an_enrolment_made_here_by_hand_is_adopted_by_email(course, alice) -> No
 def test_accounts_of_other_courses_are_never_taken_over_or_renamed(course, other_course) -> None:
     roster_sync(course=other_course, entries=[entry("B-0007", "Sam Other", email="sam@uni-b.example")])
     sam = User.objects.get(enrollments__course=other_course, enrollments__external_id="B-0007")
-    olga = UserFactory(username="olga", first_name="Olga", email="olga@uni-b.example")
+    olga = cast(User, UserFactory(username="olga", first_name="Olga", email="olga@uni-b.example"))
     Enrollment.objects.create(user=olga, course=other_course, role=Enrollment.Role.INSTRUCTOR)
 
     diff = roster_sync(course=course, entries=[
@@ -112,8 +114,8 @@ def test_a_roster_cannot_make_or_adopt_instructors(course, irene) -> None:
 
 def test_an_ambiguous_email_links_nobody(course) -> None:
     for name in ("twin1", "twin2"):
-        Enrollment.objects.create(user=UserFactory(username=name, email="twin@example.org"),
-                                  course=course, role=Enrollment.Role.STUDENT)
+        twin = cast(User, UserFactory(username=name, email="twin@example.org"))
+        Enrollment.objects.create(user=twin, course=course, role=Enrollment.Role.STUDENT)
     roster_sync(course=course, entries=[entry("t", email="twin@example.org")])
     user = Enrollment.objects.get(course=course, external_id="t").user
     assert user.username not in ("twin1", "twin2")

@@ -115,6 +115,7 @@ def test_a_prediction_whose_run_keeps_failing_is_run_again_then_left_to_a_person
 
     def fail_latest_run() -> None:
         run = LabRun.objects.filter(submission=submission).order_by("-pk").first()
+        assert run is not None
         LabRun.objects.filter(pk=run.pk).update(params=breaking)
         with django_capture_on_commit_callbacks(execute=True):
             assert lab_run_execute(run_id=run.pk) == "failed"
