@@ -84,8 +84,11 @@ def predictions_grade_for_run(*, run_id: int) -> int:
     result = grade(submission.raw_answer, spec_against_measurement(spec, measured), variant.params)
     shown = _display(measured)
     feedback = f"You predicted: {submission.raw_answer.strip()}. The lab measured: {shown}. "
-    feedback += spec.get("feedback_correct" if result.outcome == "correct" else
-                         "feedback_incorrect", "") or result.feedback
+    if result.misconception:  # the feedback written for this very mistake
+        feedback += result.feedback
+    else:
+        feedback += spec.get("feedback_correct" if result.outcome == "correct" else
+                             "feedback_incorrect", "") or result.feedback
     _store(submission, outcome=result.outcome, score=result.score, feedback=feedback.strip(),
            misconception=result.misconception or "")
     return 1

@@ -1,7 +1,8 @@
 """Regrading stored submissions after a spec fix, with the grader of today.
 
-Outcomes a person decided (reviews) and predictions waiting for a lab are left alone;
-whether an answer used an attempt is not changed, so a regrade never costs a student.
+Outcomes a person decided (reviews) and predictions (graded against what a lab measured, not
+against the spec: grading/predictions.py) are left alone; whether an answer used an attempt
+is not changed, so a regrade never costs a student.
 """
 
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION, grade
 from grading.models import Submission
+from grading.services import penalised
 from grading.variant_assignment import variant_for
 
 REGRADABLE = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL,
@@ -43,7 +45,7 @@ def submissions_regrade(
     The attempt penalty is applied as at first grading (by the answer's attempt number).
     `progress(done, total)` is called after each submission.
     """
-    queryset = (submissions.filter(outcome__in=REGRADABLE)
+    queryset = (submissions.filter(outcome__in=REGRADABLE).exclude(part__spec__has_key="lab")
                 .select_related("part__exercise", "student", "course").order_by("pk"))
     total = queryset.count()
     report = RegradeReport()
@@ -71,11 +73,12 @@ def _regrade_one(submission: Submission) -> ScoreChange | None:
         outcome = Submission.Outcome.REVIEW if result.outcome == "pending" else result.outcome
         score, feedback = result.score, result.feedback
         misconception, canonical = result.misconception or "", result.canonical
-        if score is not None and submission.counts_as_attempt and part.exercise.penalty:
+        if score is not None and part.exercise.penalty:
+            # As at first grading: a repeated answer is scored as the latest attempt.
             attempt = Submission.objects.filter(
                 student_id=submission.student_id, course_id=submission.course_id,
                 part_id=part.pk, counts_as_attempt=True, pk__lte=submission.pk).count()
-            score *= max(0.0, 1.0 - part.exercise.penalty * (attempt - 1))
+            score = penalised(score, part.exercise.penalty, max(1, attempt))
     before = (submission.outcome, submission.score)
     unchanged = (before == (outcome, score) and submission.feedback == feedback
                  and submission.misconception == misconception)

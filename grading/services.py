@@ -116,16 +116,18 @@ def submission_grade(*, submission: Submission) -> Submission:
         counts_as_attempt=True,
     ).exclude(pk=submission.pk)
     if result.canonical and earlier.filter(canonical=result.canonical).exists():
-        return _store(submission, outcome=outcome, score=_score_or_none(result.score),
+        # Scored as the latest attempt, so resubmitting a right answer cannot undo a penalty.
+        attempts_used = earlier.filter(pk__lt=submission.pk).count()
+        return _store(submission, outcome=outcome,
+                      score=penalised(_score_or_none(result.score), exercise.penalty,
+                                      max(1, attempts_used)),
                       canonical=result.canonical,
                       feedback=f"{result.feedback} You submitted this answer before; "
                                "it did not use another attempt.".strip(),
                       misconception=result.misconception or "", counts=False)
 
     attempt_number = earlier.filter(pk__lt=submission.pk).count() + 1
-    score = _score_or_none(result.score)
-    if score is not None and exercise.penalty:
-        score *= max(0.0, 1.0 - exercise.penalty * (attempt_number - 1))
+    score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
     if part.spec.get("lab") and outcome != Submission.Outcome.REVIEW:
         from grading.predictions import prediction_submit
 
@@ -136,6 +138,13 @@ def submission_grade(*, submission: Submission) -> Submission:
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
                   feedback=result.feedback, misconception=result.misconception or "",
                   counts=True)
+
+
+def penalised(score: float | None, penalty: float, attempt_number: int) -> float | None:
+    """`score` less `penalty` for each attempt before `attempt_number` (never below 0)."""
+    if score is None or not penalty:
+        return score
+    return score * max(0.0, 1.0 - penalty * (attempt_number - 1))
 
 
 def _outcome(value: str) -> str:

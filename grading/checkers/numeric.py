@@ -63,6 +63,13 @@ class Tolerance:
             decades=_opt_float(values["decades"]),
         )
 
+    def for_misconception(self, item: Mapping[str, Any]) -> Tolerance:
+        """The tolerance to match misconception `item` with: its own tolerance keys if it
+        has any (to tell apart mistakes whose values lie close together), else this one."""
+        if any(key in item for key in TOLERANCE_KEYS):
+            return Tolerance.from_spec(item)
+        return self
+
     def accepts(self, answer: Number, reference: Number) -> bool:
         """True if ``answer`` is close enough to ``reference`` (no float ``==`` anywhere)."""
         if math.isnan(answer.value) or math.isnan(reference.value):
@@ -296,7 +303,7 @@ class NumericChecker(Checker[NumericAnswer]):
                 target = reference_number(item.get("answer"), params)
             except ValueError:
                 continue
-            if tolerance.accepts(value, target):
+            if tolerance.for_misconception(item).accepts(value, target):
                 return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
                                str(item.get("tag")), [], answer.canonical)
         return Verdict(0.0, "incorrect", _incorrect_feedback(spec, value, reference, tolerance),
@@ -317,13 +324,22 @@ class NumericChecker(Checker[NumericAnswer]):
         problems += validate_tolerance(spec)
         if "written_sigfigs" in spec and not _positive_int(spec["written_sigfigs"]):
             problems.append("'written_sigfigs' must be a whole number from 1 to 17")
-        problems += check_misconception_shapes(spec)
+        problems += validate_misconception_tolerances(spec)
         return problems
 
     def misconception_problems(self, spec: Mapping[str, Any],
                                params: Mapping[str, Any]) -> list[str]:
         return misconception_collisions(
             spec, params, lambda text, values: [reference_number(text, values)])
+
+
+def validate_misconception_tolerances(spec: Mapping[str, Any]) -> list[str]:
+    """Problems with the misconceptions list, whose entries may carry tolerance keys."""
+    problems = check_misconception_shapes(spec, extra=TOLERANCE_KEYS)
+    for index, item in enumerate(misconception_list(spec), start=1):
+        problems += [f"'misconceptions' entry {index}: {problem}"
+                     for problem in validate_tolerance(item)]
+    return problems
 
 
 def misconception_collisions(

@@ -11,7 +11,6 @@ from grading.checkers.base import (
     Answer,
     Checker,
     Verdict,
-    check_misconception_shapes,
     feedback,
     misconception_list,
     names_of,
@@ -22,6 +21,7 @@ from grading.checkers.numeric import (
     Tolerance,
     format_number,
     misconception_collisions,
+    validate_misconception_tolerances,
     validate_tolerance,
 )
 from grading.checkers.refs import Number, answer_number, reference_numbers
@@ -151,8 +151,9 @@ class VectorChecker(Checker[VectorAnswer]):
                 target = reference_numbers(item.get("answer"), params)
             except ValueError:
                 continue
+            matching = tolerance.for_misconception(item)
             if len(target) == len(values) and all(
-                tolerance.accepts(v, t) for v, t in zip(values, target, strict=True)
+                matching.accepts(v, t) for v, t in zip(values, target, strict=True)
             ):
                 return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
                                str(item.get("tag")), [], answer.canonical)
@@ -188,7 +189,7 @@ class VectorChecker(Checker[VectorAnswer]):
         problems += validate_tolerance(spec)
         if "partial" in spec and not isinstance(spec["partial"], bool):
             problems.append("'partial' must be true or false")
-        problems += check_misconception_shapes(spec)
+        problems += validate_misconception_tolerances(spec)
         return problems
 
     def misconception_problems(self, spec: Mapping[str, Any],

@@ -86,3 +86,23 @@ def test_default_variants_reproduce_the_module_numbers():
     assert [apply_3[f"h{i}"] for i in range(1, 5)] == [1, 3, -1, 2]
     context = reference_number("w1*h1 + w2*h2 + w3*h3 + w4*h4", apply_3).value
     assert context == pytest.approx(1.9, abs=1e-12)
+
+
+APPLY_1 = next(source.data for source in EXERCISES
+               if source.data["slug"] == "apply-1-gradient-bound")
+
+
+def test_apply_1_accepts_the_bound_rounded_to_two_significant_figures_in_every_variant():
+    spec = APPLY_1["parts"][0]
+    for seed in SEEDS:
+        params = _variant(APPLY_1, seed)
+        rounded = f"{reference_number(spec['reference'], params).value:.1e}"
+        assert grade(rounded, spec, params).outcome == "correct", (seed, rounded)
+
+
+def test_apply_1_answer_of_one_is_told_nothing_decayed_not_that_it_counted_the_loss():
+    spec = APPLY_1["parts"][0]
+    for seed in SEEDS:
+        params = _variant(APPLY_1, seed)
+        assert grade("1", spec, params).misconception == "no-decay", seed
+        assert grade("0.97", spec, params).misconception is None, seed

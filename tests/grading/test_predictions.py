@@ -57,6 +57,7 @@ def test_wrong_prediction_gets_its_misconception_when_measured(
     assert submission.outcome == Submission.Outcome.INCORRECT
     assert submission.misconception == "word-order-ignored"
     assert "The lab measured: diagonal-with-crossing" in submission.feedback
+    assert "A diagonal is right for most of the sentence" in submission.feedback
 
 
 def test_a_prediction_is_locked_once_made(alice, course, shape, django_capture_on_commit_callbacks):

@@ -46,6 +46,35 @@ def test_regrade_leaves_reviews_alone(alice, course, module_05):
     assert "0 regraded" in out.getvalue()
 
 
+def test_regrade_keeps_the_penalty_of_a_repeated_right_answer(alice, course, module_05):
+    part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
+    params = variant_for(student=alice, course=course, exercise=part.exercise).params
+    right = f"{params['sigma']}^{params['steps']}"
+    for raw in ("34", "0.5", right, right):
+        last = submission_create(student=alice, course=course, part=part, raw_answer=raw)
+
+    call_command("regrade", "--exercise", "apply-1-gradient-bound", stdout=StringIO(),
+                 stderr=StringIO())
+
+    last.refresh_from_db()
+    assert last.score == pytest.approx(1.0 - 2 * part.exercise.penalty)
+
+
+def test_regrade_leaves_predictions_to_their_lab(alice, course, module_05,
+                                                  django_capture_on_commit_callbacks):
+    part = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
+    with django_capture_on_commit_callbacks(execute=True):
+        prediction = submission_create(student=alice, course=course, part=part,
+                                       raw_answer="woman")
+    Submission.objects.filter(pk=prediction.pk).update(
+        outcome="incorrect", score=0.0, feedback="You predicted: woman. The lab measured: queen.")
+
+    call_command("regrade", "--exercise", "predict-analogy", stdout=StringIO(), stderr=StringIO())
+
+    prediction.refresh_from_db()
+    assert prediction.feedback == "You predicted: woman. The lab measured: queen."
+
+
 def test_regrade_without_matching_submissions_says_so(module_05):
     with pytest.raises(CommandError, match="no submissions match"):
         call_command("regrade", "--exercise", "apply-1-gradient-bound", stdout=StringIO())

@@ -68,6 +68,20 @@ def test_each_extra_attempt_costs_the_exercise_penalty(alice, course, bound):
     assert right.score == pytest.approx(1.0 - 2 * bound.exercise.penalty)
 
 
+def test_resubmitting_a_right_answer_keeps_the_penalty_it_earned(alice, course, bound):
+    p = _params(alice, course, bound)
+    _submit(alice, course, bound, "34")
+    _submit(alice, course, bound, "0.5")
+    right = f"{p['sigma']}^{p['steps']}"
+    first = _submit(alice, course, bound, right)
+
+    again = _submit(alice, course, bound, right)
+
+    assert not again.counts_as_attempt and again.outcome == Submission.Outcome.CORRECT
+    assert again.score == pytest.approx(first.score) == pytest.approx(
+        1.0 - 2 * bound.exercise.penalty)
+
+
 def test_no_attempts_left_refuses_and_stores_nothing(alice, course, bound):
     Exercise.objects.filter(pk=bound.exercise_id).update(max_attempts=2)
     bound.refresh_from_db()

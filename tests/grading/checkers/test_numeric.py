@@ -348,3 +348,24 @@ def test_self_check_reports_a_misconception_that_would_grade_correct():
 def test_self_check_reports_an_uncomputable_reference():
     problems = self_check({"type": "numeric", "reference": "sigma^steps"}, {"sigma": 0.85})
     assert problems and "reference" in problems[0]
+
+
+def test_a_misconception_may_carry_its_own_tolerance():
+    spec = {"type": "numeric", "reference": "0.5", "rtol": 0.02, "misconceptions": [
+        {"answer": "1", "atol": 0, "tag": "exactly-one", "feedback": "One?"},
+        {"answer": "0.99", "rtol": 0.001, "tag": "near-one", "feedback": "Close to one?"},
+    ]}
+    assert grade("1", spec, {}).misconception == "exactly-one"
+    assert grade("0.9901", spec, {}).misconception == "near-one"
+    assert grade("0.995", spec, {}).misconception is None  # 2% would match both; theirs do not
+
+
+def test_a_misconceptions_tolerance_is_validated():
+    spec = {"type": "numeric", "reference": "0.5", "misconceptions": [
+        {"answer": "1", "rtol": 3, "tag": "t", "feedback": "f"},
+        {"answer": "2", "colour": "red", "tag": "u", "feedback": "g"},
+    ]}
+    problems = validate_spec(spec)
+    assert "'misconceptions' entry 1: 'rtol' is a fraction (0.01 means 1%) and must be below 1" \
+        in problems
+    assert "'misconceptions' entry 2: unknown key 'colour'" in problems
