@@ -27,6 +27,9 @@ __all__ = ["IntegerAnswer", "IntegerChecker", "integer_reference"]
 _GROUPED = re.compile(r"([+-]?)(\d{1,3}(?:([,\s'\u00a0\u202f\u2009])\d{3})(?:\3\d{3})*)")
 _WHOLE = "a whole number is expected"
 
+#: "1.000" or "12.500": a thousands point (as in much of Europe) or decimals? Ambiguous.
+_POINT_GROUPED = re.compile(r"\s*[+-]?\d{1,3}(?:\.\d{3})+\s*")
+
 
 @dataclass(frozen=True)
 class IntegerAnswer(Answer):
@@ -50,6 +53,9 @@ class IntegerChecker(Checker[IntegerAnswer]):
     spec_keys = frozenset()
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> IntegerAnswer:
+        if _POINT_GROUPED.fullmatch(raw or ""):
+            raise FormatError("is the point a thousands separator? Write the whole number "
+                              "without it (for example 1000)", None)
         text = _ungroup(raw or "")
         expr = parse(text, variables=names_of(spec, "variables"),
                      functions=names_of(spec, "functions"))

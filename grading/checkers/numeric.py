@@ -225,6 +225,11 @@ def format_number(value: float, digits: int = 6) -> str:
     return text.replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
 
 
+#: "1.5 x 10-3" (with a times sign, a dot or *, and any minus or dash): a power of ten whose
+#: ^ went missing, which would read as 15 - 3.
+_LOST_CARET = re.compile("(?:[\u00d7x\u00b7*]|\\\\times)\\s*10\\s*[-\u2212\u2013]\\s*\\d")
+
+
 def read_plain_number(raw: str) -> str:
     """Undo a thousands separator (``1,000.5``) and refuse other commas with a hint."""
     text = raw.strip()
@@ -252,6 +257,9 @@ class NumericChecker(Checker[NumericAnswer]):
     spec_keys = frozenset({*TOLERANCE_KEYS, "written_sigfigs"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> NumericAnswer:
+        if _LOST_CARET.search(raw or ""):
+            raise FormatError("write a power of ten with ^, as in 1.5\u00d710^-3 (without it "
+                              "this reads as 1.5\u00d710 \u2212 3)", None)
         text = read_plain_number(raw or "")
         expr = parse(text, variables=names_of(spec, "variables"),
                      functions=names_of(spec, "functions"))

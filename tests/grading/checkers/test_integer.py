@@ -107,3 +107,9 @@ def test_integer_spec_validation_and_self_check():
         {**RNN_STEPS, "misconceptions": [{"answer": "N", "tag": "t", "feedback": "f"}]}, N))
     assert any("unknown key 'rtol'" in p
                for p in validate_spec({"type": "integer", "reference": "N", "rtol": 0.1}))
+
+
+@pytest.mark.parametrize("typed", ["1.000", "12.500", " 1.000.000 "])
+def test_a_point_that_may_be_a_thousands_separator_is_invalid_with_a_hint(typed):
+    result = grade(typed, {"type": "integer", "reference": "1000"}, {})
+    assert result.outcome == "invalid" and "thousands separator" in result.feedback

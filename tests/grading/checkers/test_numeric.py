@@ -369,3 +369,9 @@ def test_a_misconceptions_tolerance_is_validated():
     assert "'misconceptions' entry 1: 'rtol' is a fraction (0.01 means 1%) and must be below 1" \
         in problems
     assert "'misconceptions' entry 2: unknown key 'colour'" in problems
+
+
+@pytest.mark.parametrize("typed", ["1.5 × 10−3", "1.5x10-3", "1.5 * 10 - 3", r"1.5 \times 10-3"])
+def test_a_power_of_ten_without_its_caret_is_invalid_with_a_hint(typed):
+    result = grade(typed, {"type": "numeric", "reference": "0.0015", "rtol": 0.02}, {})
+    assert result.outcome == "invalid" and "with ^" in result.feedback
