@@ -11,11 +11,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Part
 from courses.webhooks import outbox_record
-from grading.checkers import GRADER_VERSION, grade
+from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -115,7 +116,7 @@ def submission_grade(*, submission: Submission) -> Submission:
         student=submission.student, course=submission.course, part=part,
         counts_as_attempt=True,
     ).exclude(pk=submission.pk)
-    if result.canonical and earlier.filter(canonical=result.canonical).exists():
+    if _repeats_an_earlier_answer(submission, part.spec, earlier):
         # Scored as the latest attempt, so resubmitting a right answer cannot undo a penalty.
         attempts_used = earlier.filter(pk__lt=submission.pk).count()
         return _store(submission, outcome=outcome,
@@ -138,6 +139,14 @@ def submission_grade(*, submission: Submission) -> Submission:
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
                   feedback=result.feedback, misconception=result.misconception or "",
                   counts=True)
+
+
+def _repeats_an_earlier_answer(submission: Submission, spec: Any,
+                               earlier: QuerySet[Submission]) -> bool:
+    key = answer_key(submission.raw_answer, spec)
+    if key is None:
+        return False
+    return any(answer_key(raw, spec) == key for raw in earlier.values_list("raw_answer", flat=True))
 
 
 def penalised(score: float | None, penalty: float, attempt_number: int) -> float | None:

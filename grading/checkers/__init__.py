@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
-from grading.checkers.integer import IntegerChecker
+from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.mathparse import FormatError
-from grading.checkers.numeric import NumericChecker
+from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -29,13 +29,14 @@ __all__ = [
     "FormatError",
     "Result",
     "Verdict",
+    "answer_key",
     "grade",
     "self_check",
     "validate_spec",
 ]
 
 # Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "1.0.0"
+GRADER_VERSION = "1.1.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": NumericChecker(),
@@ -115,6 +116,23 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
         canonical=verdict.canonical or answer.canonical,
         latex=answer.latex,
     )
+
+
+def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
+    """What makes two answers to a part the same answer, or None if `raw` is unreadable.
+
+    Numbers compare by value (0.5, 0.50 and 1/2 are one answer; 12 significant digits), every
+    other answer by its canonical form. Used so that repeating an answer costs no attempt.
+    """
+    try:
+        answer = _checker(spec).parse(raw, spec)
+    except FormatError:
+        return None
+    if isinstance(answer, NumericAnswer) and answer.value is not None:
+        return f"number:{answer.value.value:.12g}"
+    if isinstance(answer, IntegerAnswer):
+        return f"number:{answer.value}"
+    return f"text:{answer.canonical}"
 
 
 def validate_spec(spec: Mapping[str, Any]) -> list[str]:

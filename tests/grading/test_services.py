@@ -157,3 +157,9 @@ def test_apply_2_answers_tag_both_count_misconceptions(alice, course, module_05)
     assert _submit(alice, course, attention, f"{n:,}").misconception == "attention-sequential"
     assert _submit(alice, course, rnn, f"{n}").outcome == Submission.Outcome.CORRECT
     assert _submit(alice, course, attention, "1").outcome == Submission.Outcome.CORRECT
+
+
+def test_the_same_number_written_another_way_is_charged_once(alice, course, bound):
+    for typed in ("0.5", "0.50", "1/2", "5e-1"):
+        _submit(alice, course, bound, typed)
+    assert attempt_state(student=alice, course=course, part=bound).used == 1
