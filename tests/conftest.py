@@ -91,8 +91,12 @@ def broker_url() -> str:
 
 @pytest.fixture
 def celery_worker(transactional_db, broker_url, tmp_path):
-    """A real `celery worker` process on the test database and this session's queue."""
+    """A real `celery worker` process on the test database and this session's queue, emptied
+    first of messages earlier tests left (for runs and rows that no longer exist)."""
+    from config.celery import app
     from tests.workers import running_worker
+
+    app.control.purge()
 
     with running_worker(tmp_path, beat=True) as worker:
         yield worker

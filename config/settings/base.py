@@ -125,6 +125,9 @@ def filesystem_broker_options(folder: Path) -> dict[str, object]:
         "data_folder_out": str(folder / "queue"),
         "processed_folder": str(folder / "processed"),
         "store_processed": False,
+        # kombu looks at the folder once a second by default, and a worker with prefetch 1
+        # takes one message per look: ~1 task/s, which beat's sweeps alone could fill.
+        "polling_interval": 0.1,
     }
 
 
