@@ -33,7 +33,7 @@ from grading.checkers.mathparse import FormatError
 __all__ = ["TextAnswer", "TextChecker", "find_phrase", "normalize_words"]
 
 MAX_TEXT_LENGTH = 5000
-MIN_WORDS = 3  # shorter answers are "undecided"
+MIN_WORDS = 5  # shorter answers are "undecided" (a bare list of keywords is not an explanation)
 MAX_WORDS = 300  # longer answers are "undecided" (keyword stuffing)
 MAX_GAP = 2  # other words allowed between the words of a phrasing
 PREFIX_MIN = 5  # a phrasing word this long also matches longer words it begins

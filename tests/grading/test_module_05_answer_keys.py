@@ -106,3 +106,17 @@ def test_apply_1_answer_of_one_is_told_nothing_decayed_not_that_it_counted_the_l
         params = _variant(APPLY_1, seed)
         assert grade("1", spec, params).misconception == "no-decay", seed
         assert grade("0.97", spec, params).misconception is None, seed
+
+
+@pytest.mark.parametrize("answer", [
+    "RNNs process tokens serially, gradients vanish over long paths, and both come from "
+    "their recurrent nature.",
+    "They cannot be parallelised and their gradients vanish, because the recurrent hidden "
+    "state is carried from step to step.",
+    "Training is sequential and gradients vanish over long distances because RNNs are "
+    "recurrent.",
+])
+def test_check_accepts_other_clear_wordings_of_the_three_ideas(answer):
+    spec = next(source.data for source in EXERCISES
+                if source.data["slug"] == "check-two-problems")["parts"][0]
+    assert grade(answer, spec, {}).outcome == "correct", grade(answer, spec, {})

@@ -98,6 +98,7 @@ UNDECIDED_CASES = [
     ("no parallel training and vanishing gradients", "pending", None),
     ("Exploding gradients and the recurrence.", "pending", None),
     ("recurrence", "pending", None),  # very short
+    ("parallel vanishing recurrence", "pending", None),  # a list of keywords, not an answer
     ("I have no idea about this question.", "incorrect", 0.0),
     (" ".join([FULL] * 30), "pending", None),  # very long
 ]
