@@ -290,6 +290,11 @@ class IdempotencyRecord(models.Model):
     status_code = models.PositiveIntegerField(null=True, blank=True, help_text="empty while running")
     response = models.JSONField(null=True, blank=True)
     location = models.CharField(max_length=500, blank=True)
+    resource = models.CharField(
+        max_length=80, blank=True,
+        help_text="what the first request created ('submission:12'), stored with it, so a "
+                  "retry after a crash can answer from it",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 

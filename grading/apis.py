@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from config.api.access import CourseAccess, Level
 from config.api.errors import ApiError
 from config.api.fields import id_field
-from config.api.idempotency import idempotent
+from config.api.idempotency import Note, idempotent
 from config.api.views import ApiView
 from courses.models import Enrollment, Part
 from grading.gradebook import Gradebook, gradebook, gradebook_csv_lines
@@ -152,16 +152,27 @@ class SubmissionListApi(ApiView):
         if part is None:
             raise ApiError(400, "invalid", "No such part in this course.", {"part": ["Unknown part."]})
 
-        def perform() -> Response:
-            try:
-                submission = submission_create(student=student, course=access.course, part=part,
-                                               raw_answer=data["answer"])
-            except SubmissionRefused as exc:
-                raise ApiError(409, "submission_refused", str(exc)) from exc
+        def respond(submission: Submission) -> Response:
             return Response(SubmissionOutput(submission, context={"staff": access.is_staff}).data,
                             status=status.HTTP_201_CREATED)
 
-        return idempotent(request, access.principal, perform)
+        def perform(note: Note) -> Response:
+            try:
+                submission = submission_create(
+                    student=student, course=access.course, part=part, raw_answer=data["answer"],
+                    on_stored=lambda stored: note(f"submission:{stored.pk}"))
+            except SubmissionRefused as exc:
+                raise ApiError(409, "submission_refused", str(exc)) from exc
+            return respond(submission)
+
+        def replay(resource: str) -> Response | None:
+            kind, _, ident = resource.partition(":")
+            stored = (Submission.objects.filter(course=access.course, student=student,
+                                                pk=int(ident)).select_related("part__exercise")
+                      .first() if kind == "submission" and ident.isdigit() else None)
+            return respond(stored) if stored is not None else None
+
+        return idempotent(request, access.principal, perform, replay=replay)
 
 
 class SubmissionDetailApi(ApiView):

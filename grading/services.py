@@ -6,6 +6,7 @@ or a worker dying never loses what the student typed: the row stays, with outcom
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,13 +56,15 @@ def attempt_state(*, student: User, course: Course, part: Part) -> AttemptState:
 
 
 def submission_create(
-    *, student: User, course: Course, part: Part, raw_answer: str
+    *, student: User, course: Course, part: Part, raw_answer: str,
+    on_stored: Callable[[Submission], None] | None = None,
 ) -> Submission:
     """Store `raw_answer` exactly as typed, then grade it and store the verdict.
 
     Raises SubmissionRefused, storing nothing, when the student is not an active member of
     the course, the part is archived, or no attempts are left. Never raises because of the
     grader: a grader exception is stored as outcome `error` with the answer kept.
+    `on_stored(submission)` runs inside the transaction that stores the answer.
     """
     if not isinstance(raw_answer, str):
         raise SubmissionRefused("The answer must be text.")
@@ -84,6 +87,8 @@ def submission_create(
             student=student, course=course, part=part, raw_answer=raw_answer,
             variant_seed=variant.seed, outcome=Submission.Outcome.PENDING,
         )
+        if on_stored is not None:
+            on_stored(submission)
     return submission_grade(submission=submission)
 
 

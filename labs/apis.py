@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from config.api.access import CourseAccess
 from config.api.errors import ApiError
 from config.api.fields import id_field
-from config.api.idempotency import idempotent
+from config.api.idempotency import Note, idempotent
 from config.api.views import ApiView
 from courses.models import Lab
 from grading.apis import acting_student
@@ -84,20 +84,32 @@ class LabRunListApi(ApiView):
         if lab is None:
             raise ApiError(400, "invalid", "No such lab in this course.", {"lab": ["Unknown lab."]})
 
-        def perform() -> Response:
+        def respond(run: LabRun) -> Response:
+            response = Response(LabRunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+            response["Location"] = _location(course_slug, run)
+            return response
+
+        def perform(note: Note) -> Response:
             try:
                 run = lab_run_request(lab=lab, course=access.course, requester=requester,
-                                      params=data["params"])
+                                      params=data["params"],
+                                      on_stored=lambda stored: note(f"lab_run:{stored.uuid}"))
             except LabParamsInvalid as exc:
                 fields = {f"params.{k}" if k != "__all__" else "params": [v]
                           for k, v in exc.errors.items()}
                 raise ApiError(400, "invalid", "The lab parameters are not valid; see fields.",
                                fields) from exc
-            response = Response(LabRunOutput(run).data, status=status.HTTP_202_ACCEPTED)
-            response["Location"] = _location(course_slug, run)
-            return response
+            return respond(run)
 
-        return idempotent(request, access.principal, perform)
+        def replay(resource: str) -> Response | None:
+            kind, _, ident = resource.partition(":")
+            if kind != "lab_run":
+                return None
+            stored = LabRun.objects.filter(course=access.course, requester=requester,
+                                           uuid=ident).select_related("lab").first()
+            return respond(stored) if stored is not None else None
+
+        return idempotent(request, access.principal, perform, replay=replay)
 
 
 class LabRunDetailApi(ApiView):

@@ -58,13 +58,15 @@ def lab_run_request(
     params: dict[str, Any],
     seed: int | None = None,
     submission: Any = None,
+    on_stored: Callable[[LabRun], None] | None = None,
 ) -> LabRun:
     """Validate `params`, store a run and queue it for a worker once the transaction commits.
 
     Raises LabParamsInvalid (storing nothing) for bad parameters. When a finished run of the
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
-    (and stored, so the run can be reproduced).
+    (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
+    that stores the run.
     """
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:
@@ -81,6 +83,8 @@ def lab_run_request(
             lab=lab, course=course, requester=requester, submission=submission, params=clean,
             params_key=key, seed=seed,
         )
+        if on_stored is not None:
+            on_stored(run)
         if finished is not None:
             now = timezone.now()
             LabRun.objects.filter(pk=run.pk).update(

@@ -3,8 +3,13 @@
 The record is committed (unique per principal and key) BEFORE the work runs, so a
 concurrent retry finds it: it waits for the first request to finish and replays its
 response, and never performs the work a second time. The same key with a different body is
-refused (422). A request that crashed without a response leaves its record "running": its
-retries get 409, because the work may have been done and must not be done twice.
+refused (422).
+
+A request whose process dies leaves its record "running". The work notes what it created on
+the record in the same transaction that stores it (`note`), so a retry can tell: if the
+record names a resource, the retry answers from that resource as it is now; if it names
+none and is older than STALE_AFTER (no request lives that long), nothing was stored and the
+retry takes the record over and does the work. Otherwise the retry gets 409.
 """
 
 import hashlib
@@ -30,6 +35,14 @@ WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.05
 #: Keys are remembered this long; clients retry within minutes, never days.
 RETENTION = timedelta(days=7)
+#: A record still running, with nothing stored, this long after it began was left by a
+#: request that died (web requests are cut off long before).
+STALE_AFTER = timedelta(minutes=2)
+
+#: Given to the work: call it with "kind:id" inside the transaction that stores the resource.
+Note = Callable[[str], None]
+#: Answers a retry from a stored resource ("kind:id"), or None if it is not there.
+Replay = Callable[[str], Response | None]
 
 
 def request_fingerprint(request: Request) -> str:
@@ -65,48 +78,62 @@ def idempotency_complete(*, record: IdempotencyRecord, status_code: int, body: A
 
 
 def idempotency_wait(*, record: IdempotencyRecord, timeout: float | None = None) -> IdempotencyRecord:
-    """The record once its first request completed; ApiError 409 if it does not within
-    `timeout` seconds (default WAIT_SECONDS)."""
+    """The record once its first request completed, or as it is after `timeout` seconds
+    (default WAIT_SECONDS) if it is still running; ApiError 409 if it was forgotten."""
     deadline = time.monotonic() + (WAIT_SECONDS if timeout is None else timeout)
     while True:
         current = IdempotencyRecord.objects.filter(pk=record.pk).first()
         if current is None:
             raise ApiError(409, "idempotency_in_progress",
                            "The first request with this Idempotency-Key failed; retry it.")
-        if current.status_code is not None:
+        if current.status_code is not None or _stale(current) or time.monotonic() >= deadline:
             return current
-        if time.monotonic() >= deadline:
-            raise ApiError(409, "idempotency_in_progress",
-                           "A request with this Idempotency-Key is still in progress (or was "
-                           "interrupted); check its result before retrying with a new key.")
         time.sleep(POLL_SECONDS)
 
 
-def idempotent(request: Request, principal: Principal, perform: Callable[[], Response]) -> Response:
-    """Run `perform` once per Idempotency-Key (if the request has one) and replay its response.
+def _stale(record: IdempotencyRecord) -> bool:
+    return (record.status_code is None and not record.resource
+            and record.created_at < timezone.now() - STALE_AFTER)
+
+
+def idempotency_take_over(*, record: IdempotencyRecord) -> bool:
+    """Claim a stale record (see the module) for this request; False if another retry did."""
+    return bool(IdempotencyRecord.objects.filter(
+        pk=record.pk, status_code=None, resource="", created_at=record.created_at,
+    ).update(created_at=timezone.now()))
+
+
+def idempotent(request: Request, principal: Principal, perform: Callable[[Note], Response], *,
+               replay: Replay | None = None) -> Response:
+    """Run `perform(note)` once per Idempotency-Key (if the request has one) and replay its
+    response; `replay` answers a retry of a request that died after storing (see the module).
 
     Error responses (4xx from an APIException) are stored and replayed too; any other
     exception forgets the key so that the request can be retried.
     """
     key = request.headers.get(HEADER, "").strip()
     if not key:
-        return perform()
+        return perform(lambda _resource: None)
     if len(key) > 255:
         raise ApiError(400, "invalid", "The Idempotency-Key header is too long (255 at most).",
                        {HEADER: ["At most 255 characters."]})
     record, first = idempotency_begin(principal=principal.ident, key=key,
                                       fingerprint=request_fingerprint(request))
     if not first:
-        done = idempotency_wait(record=record)
-        if done.status_code is None:  # pragma: no cover - idempotency_wait guarantees it
-            raise ApiError(409, "idempotency_in_progress", "Still in progress.")
-        replay = Response(done.response, status=done.status_code)
-        if done.location:
-            replay["Location"] = done.location
-        replay["Idempotent-Replayed"] = "true"
-        return replay
+        current = idempotency_wait(record=record)
+        if current.status_code is not None:
+            return _replayed(Response(current.response, status=current.status_code),
+                             current.location)
+        recovered = _recover(current, replay)
+        if recovered is not None:
+            return recovered
+        record = current  # taken over: nothing was stored, so this request does the work
+
+    def note(resource: str) -> None:
+        IdempotencyRecord.objects.filter(pk=record.pk).update(resource=resource)
+
     try:
-        response = perform()
+        response = perform(note)
     except APIException as exc:
         error = api_exception_handler(exc, {"request": request})
         if error is not None:
@@ -117,6 +144,30 @@ def idempotent(request: Request, principal: Principal, perform: Callable[[], Res
         raise
     idempotency_complete(record=record, status_code=response.status_code, body=response.data,
                          location=response.get("Location", ""))
+    return response
+
+
+def _recover(record: IdempotencyRecord, replay: Replay | None) -> Response | None:
+    """A retry's answer for a record whose request never completed; None when this request
+    has taken the record over; ApiError 409 when neither is safe."""
+    if record.resource and replay is not None:
+        response = replay(record.resource)
+        if response is not None:
+            location = response.get("Location", "")
+            idempotency_complete(record=record, status_code=response.status_code,
+                                 body=response.data, location=location)
+            return _replayed(response, location)
+    if _stale(record) and idempotency_take_over(record=record):
+        return None
+    raise ApiError(409, "idempotency_in_progress",
+                   "A request with this Idempotency-Key is still in progress; retry in a "
+                   "moment.")
+
+
+def _replayed(response: Response, location: str) -> Response:
+    if location:
+        response["Location"] = location
+    response["Idempotent-Replayed"] = "true"
     return response
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from courses.models import IdempotencyRecord
 from labs.models import LabRun
 from labs.services import lab_run_execute
 from tests.workers import wait_for
@@ -46,6 +47,23 @@ def test_a_retried_request_with_an_idempotency_key_queues_one_run(course, alice,
     again = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="run-1")
     assert first.json() == again.json() and again["Location"] == first["Location"]
     assert LabRun.objects.count() == 1
+
+
+def test_a_retry_after_a_crash_that_stored_the_run_answers_from_the_run(
+    course, alice, client_for, monkeypatch
+):
+    import config.api.idempotency as idempotency
+
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
+    client = client_for(alice)
+    body = {"lab": "word-vectors"}
+    first = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="run-2")
+    IdempotencyRecord.objects.update(status_code=None, response=None)  # died before answering
+
+    retry = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="run-2")
+
+    assert retry.status_code == 202 and retry["Location"] == first["Location"]
+    assert retry.json()["id"] == first.json()["id"] and LabRun.objects.count() == 1
 
 
 @pytest.mark.services

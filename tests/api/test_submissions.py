@@ -98,7 +98,24 @@ def test_a_refusal_is_replayed_too(course, alice, numeric_part, client_for):
     assert first.json() == again.json()
 
 
-def test_a_request_still_running_answers_409_rather_than_submitting_twice(
+def test_a_request_still_running_with_nothing_stored_answers_409_rather_than_submitting_twice(
+    course, alice, numeric_part, client_for, monkeypatch
+):
+    import config.api.idempotency as idempotency
+
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
+    client = client_for(alice)
+    body = {"part": numeric_part.pk, "answer": "0.5"}
+    first = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="slow")
+    # as if the first request were still working and had stored nothing yet
+    IdempotencyRecord.objects.update(status_code=None, response=None, resource="")
+    response = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="slow")
+    assert response.status_code == 409
+    assert response.json()["code"] == "idempotency_in_progress"
+    assert Submission.objects.count() == 1 and first.status_code == 201
+
+
+def test_a_retry_after_a_crash_that_stored_the_answer_answers_from_the_answer(
     course, alice, numeric_part, client_for, monkeypatch
 ):
     import config.api.idempotency as idempotency
@@ -107,11 +124,34 @@ def test_a_request_still_running_answers_409_rather_than_submitting_twice(
     client = client_for(alice)
     body = {"part": numeric_part.pk, "answer": "0.5"}
     first = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="crash")
-    IdempotencyRecord.objects.update(status_code=None, response=None)  # as if it never finished
-    response = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="crash")
-    assert response.status_code == 409
-    assert response.json()["code"] == "idempotency_in_progress"
-    assert Submission.objects.count() == 1 and first.status_code == 201
+    record = IdempotencyRecord.objects.get()
+    assert record.resource == f"submission:{first.json()['id']}"  # noted with the answer
+    IdempotencyRecord.objects.update(status_code=None, response=None)  # died before answering
+
+    retry = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="crash")
+
+    assert retry.status_code == 201 and retry["Idempotent-Replayed"] == "true"
+    assert retry.json()["id"] == first.json()["id"]
+    assert Submission.objects.count() == 1
+    assert IdempotencyRecord.objects.get().status_code == 201
+
+
+def test_a_retry_after_a_crash_that_stored_nothing_does_the_work_once_the_record_is_stale(
+    course, alice, numeric_part, client_for
+):
+    client = client_for(alice)
+    body = {"part": numeric_part.pk, "answer": "0.5"}
+    client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="lost")
+    Submission.objects.all().delete()  # as if the process died before storing the answer
+    IdempotencyRecord.objects.update(status_code=None, response=None, resource="",
+                                     created_at=timezone.now() - timedelta(minutes=5))
+
+    retry = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="lost")
+    again = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="lost")
+
+    assert retry.status_code == 201 and "Idempotent-Replayed" not in retry
+    assert again.status_code == 201 and again.json()["id"] == retry.json()["id"]
+    assert Submission.objects.count() == 1
 
 
 def test_staff_and_keys_submit_on_a_students_behalf(course, alice, numeric_part, key_client, lms_token):
