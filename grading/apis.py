@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from config.api.access import CourseAccess, Level
 from config.api.errors import ApiError
 from config.api.fields import id_field
-from config.api.idempotency import Note, idempotent
+from config.api.idempotency import Note, idempotent, resource_ident, resource_name
 from config.api.views import ApiView
 from courses.models import Enrollment, Part
 from grading.gradebook import Gradebook, gradebook, gradebook_csv_lines
@@ -160,16 +160,17 @@ class SubmissionListApi(ApiView):
             try:
                 submission = submission_create(
                     student=student, course=access.course, part=part, raw_answer=data["answer"],
-                    on_stored=lambda stored: note(f"submission:{stored.pk}"))
+                    on_stored=lambda stored: note(resource_name("submission", stored.pk)))
             except SubmissionRefused as exc:
                 raise ApiError(409, "submission_refused", str(exc)) from exc
             return respond(submission)
 
         def replay(resource: str) -> Response | None:
-            kind, _, ident = resource.partition(":")
-            stored = (Submission.objects.filter(course=access.course, student=student,
-                                                pk=int(ident)).select_related("part__exercise")
-                      .first() if kind == "submission" and ident.isdigit() else None)
+            ident = resource_ident(resource, "submission")
+            if ident is None or not ident.isdigit():
+                return None
+            stored = course_submissions(access=access, student=student, part_id=None,
+                                        exercise=None, since=None).filter(pk=ident).first()
             return respond(stored) if stored is not None else None
 
         return idempotent(request, access.principal, perform, replay=replay)

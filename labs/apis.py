@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from config.api.access import CourseAccess
 from config.api.errors import ApiError
 from config.api.fields import id_field
-from config.api.idempotency import Note, idempotent
+from config.api.idempotency import Note, idempotent, resource_ident, resource_name
 from config.api.views import ApiView
 from courses.models import Lab
 from grading.apis import acting_student
@@ -93,7 +93,8 @@ class LabRunListApi(ApiView):
             try:
                 run = lab_run_request(lab=lab, course=access.course, requester=requester,
                                       params=data["params"],
-                                      on_stored=lambda stored: note(f"lab_run:{stored.uuid}"))
+                                      on_stored=lambda stored: note(
+                                          resource_name("lab_run", stored.uuid)))
             except LabParamsInvalid as exc:
                 fields = {f"params.{k}" if k != "__all__" else "params": [v]
                           for k, v in exc.errors.items()}
@@ -102,11 +103,10 @@ class LabRunListApi(ApiView):
             return respond(run)
 
         def replay(resource: str) -> Response | None:
-            kind, _, ident = resource.partition(":")
-            if kind != "lab_run":
+            ident = resource_ident(resource, "lab_run")
+            if ident is None:
                 return None
-            stored = LabRun.objects.filter(course=access.course, requester=requester,
-                                           uuid=ident).select_related("lab").first()
+            stored = course_lab_runs(access=access, student=requester).filter(uuid=ident).first()
             return respond(stored) if stored is not None else None
 
         return idempotent(request, access.principal, perform, replay=replay)

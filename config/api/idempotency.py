@@ -45,6 +45,17 @@ Note = Callable[[str], None]
 Replay = Callable[[str], Response | None]
 
 
+def resource_name(kind: str, ident: object) -> str:
+    """How the work names what it stored, for `note`: "submission:12"."""
+    return f"{kind}:{ident}"
+
+
+def resource_ident(resource: str, kind: str) -> str | None:
+    """The id in a name made by `resource_name`, if it names a `kind`; else None."""
+    named, _, ident = resource.partition(":")
+    return ident if named == kind and ident else None
+
+
 def request_fingerprint(request: Request) -> str:
     """sha256 of the method, path and JSON body: what makes two requests "the same"."""
     body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)

@@ -98,12 +98,17 @@ def test_a_refusal_is_replayed_too(course, alice, numeric_part, client_for):
     assert first.json() == again.json()
 
 
-def test_a_request_still_running_with_nothing_stored_answers_409_rather_than_submitting_twice(
-    course, alice, numeric_part, client_for, monkeypatch
-):
+@pytest.fixture
+def short_wait(monkeypatch) -> None:
+    """Retries give up waiting for the first request after 0.1 s instead of 15 s."""
     import config.api.idempotency as idempotency
 
     monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
+
+
+def test_a_request_still_running_with_nothing_stored_answers_409_rather_than_submitting_twice(
+    course, alice, numeric_part, client_for, short_wait
+):
     client = client_for(alice)
     body = {"part": numeric_part.pk, "answer": "0.5"}
     first = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="slow")
@@ -116,11 +121,8 @@ def test_a_request_still_running_with_nothing_stored_answers_409_rather_than_sub
 
 
 def test_a_retry_after_a_crash_that_stored_the_answer_answers_from_the_answer(
-    course, alice, numeric_part, client_for, monkeypatch
+    course, alice, numeric_part, client_for, short_wait
 ):
-    import config.api.idempotency as idempotency
-
-    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
     client = client_for(alice)
     body = {"part": numeric_part.pk, "answer": "0.5"}
     first = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="crash")

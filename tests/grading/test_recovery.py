@@ -39,6 +39,15 @@ def _stored_but_never_graded(student, course, part, raw: str, age=LONG_AGO) -> S
     return submission
 
 
+def _predicted_long_ago(student, course, part, capture) -> Submission:
+    """A prediction made (and its lab run requested) well before the sweep's cutoff."""
+    with capture(execute=True):
+        submission = submission_create(student=student, course=course, part=part,
+                                       raw_answer="diagonal-with-crossing")
+    Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - LONG_AGO)
+    return submission
+
+
 def _correct_bound(student, course, part) -> str:
     params = variant_for(student=student, course=course, exercise=part.exercise).params
     return repr(params["sigma"] ** params["steps"])
@@ -89,14 +98,11 @@ def test_a_prediction_whose_run_was_never_requested_gets_one(
 def test_a_prediction_whose_run_finished_without_grading_it_is_graded(
     alice, course, shape, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = submission_create(student=alice, course=course, part=shape,
-                                       raw_answer="diagonal-with-crossing")
+    submission = _predicted_long_ago(alice, course, shape, django_capture_on_commit_callbacks)
     run = LabRun.objects.get(submission=submission)
     lab_run_execute(run_id=run.pk)  # the grading hook (on commit) is lost, as in a crash
     assert Submission.objects.get(pk=submission.pk).outcome == Submission.Outcome.PENDING
     LabRun.objects.filter(pk=run.pk).update(finished_at=timezone.now() - LONG_AGO)
-    Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - LONG_AGO)
 
     report = submissions_recover()
 
@@ -107,10 +113,7 @@ def test_a_prediction_whose_run_finished_without_grading_it_is_graded(
 def test_a_prediction_whose_run_keeps_failing_is_run_again_then_left_to_a_person(
     alice, course, shape, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = submission_create(student=alice, course=course, part=shape,
-                                       raw_answer="diagonal-with-crossing")
-    Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - LONG_AGO)
+    submission = _predicted_long_ago(alice, course, shape, django_capture_on_commit_callbacks)
     breaking = {"weights": "x", "states": "y"}  # the simulation raises on these
 
     def fail_latest_run() -> None:
