@@ -62,6 +62,20 @@ def _errors(request: HttpRequest, form: Any) -> None:
             messages.error(request, f"{label}{problem}")
 
 
+def _submit(request: HttpRequest, form: Any, act: Callable[[dict[str, Any]], object],
+            success: str) -> None:
+    """Validate `form`, then `act(cleaned_data)`; report the outcome as messages."""
+    if not form.is_valid():
+        _errors(request, form)
+        return
+    try:
+        act(form.cleaned_data)
+    except DashboardRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, success)
+
+
 @require_GET
 @staff_view
 def overview(request: HttpRequest, access: StaffAccess) -> HttpResponse:
@@ -83,7 +97,8 @@ def matrix(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     headers = [("name", "Student"), ("group", "Group"),
                *[(f"part-{c.id}", c.label) for c in progress.columns],
                ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
-    page_query = f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
+    page_query = (f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
+                  + f"per_page={progress.per_page}&")
     return _page(request, access, "matrix.html", "matrix", progress=progress, headers=headers,
                  base_query=base_query, page_query=page_query)
 
@@ -125,25 +140,16 @@ def labs(request: HttpRequest, access: StaffAccess) -> HttpResponse:
 @staff_view
 def student(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
     return _page(request, access, "student.html", "matrix",
-                 detail=student_detail(course=access.course, student_id=student_id),
-                 override_form=OverrideForm(), extension_form=ExtensionForm())
+                 detail=student_detail(course=access.course, student_id=student_id))
 
 
 @require_POST
 @staff_view
 def student_override(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
-    form = OverrideForm(request.POST)
-    if form.is_valid():
-        try:
-            grade_override_create(course=access.course, student_id=student_id,
-                                  part_id=form.cleaned_data["part"],
-                                  points=form.cleaned_data["points"],
-                                  reason=form.cleaned_data["reason"], by=access.user)
-            messages.success(request, "Grade overridden; the change is in the audit trail.")
-        except DashboardRefused as refused:
-            messages.error(request, str(refused))
-    else:
-        _errors(request, form)
+    _submit(request, OverrideForm(request.POST), lambda data: grade_override_create(
+        course=access.course, student_id=student_id, part_id=data["part"],
+        points=data["points"], reason=data["reason"], by=access.user,
+    ), "Grade overridden; the change is in the audit trail.")
     return redirect(_url("student", access, student_id=student_id))
 
 
@@ -152,17 +158,10 @@ def student_override(request: HttpRequest, access: StaffAccess, student_id: int)
 def student_extension(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
     if not access.can_manage_deadlines:
         raise PermissionDenied("Only the course's instructors change deadlines.")
-    form = ExtensionForm(request.POST)
-    if form.is_valid():
-        try:
-            extension_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
-                          student_id=student_id, due_at=form.cleaned_data["due_at"],
-                          reason=form.cleaned_data["reason"], by=access.user)
-            messages.success(request, "Extension saved.")
-        except DashboardRefused as refused:
-            messages.error(request, str(refused))
-    else:
-        _errors(request, form)
+    _submit(request, ExtensionForm(request.POST), lambda data: extension_set(
+        course=access.course, exercise_id=data["exercise"], student_id=student_id,
+        due_at=data["due_at"], reason=data["reason"], by=access.user,
+    ), "Extension saved.")
     return redirect(_url("student", access, student_id=student_id))
 
 
@@ -176,17 +175,10 @@ def reviews(request: HttpRequest, access: StaffAccess) -> HttpResponse:
 @require_POST
 @staff_view
 def review(request: HttpRequest, access: StaffAccess, submission_id: int) -> HttpResponse:
-    form = ReviewForm(request.POST)
-    if form.is_valid():
-        try:
-            review_create(course=access.course, submission_id=submission_id,
-                          reviewer=access.user, points=form.cleaned_data["points"],
-                          comment=form.cleaned_data["comment"])
-            messages.success(request, "Review saved; the student sees your score and comment.")
-        except DashboardRefused as refused:
-            messages.error(request, str(refused))
-    else:
-        _errors(request, form)
+    _submit(request, ReviewForm(request.POST), lambda data: review_create(
+        course=access.course, submission_id=submission_id, reviewer=access.user,
+        points=data["points"], comment=data["comment"],
+    ), "Review saved; the student sees your score and comment.")
     return redirect(_url("reviews", access) + f"?page={int_param(request.POST.get('page'))}")
 
 
@@ -195,16 +187,10 @@ def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     if request.method == "POST":
         if not access.can_manage_deadlines:
             raise PermissionDenied("Only the course's instructors change deadlines.")
-        form = DeadlineForm(request.POST)
-        if form.is_valid():
-            try:
-                deadline_set(course=access.course, exercise_id=form.cleaned_data["exercise"],
-                             due_at=form.cleaned_data["due_at"], by=access.user)
-                messages.success(request, "Deadline saved.")
-            except DashboardRefused as refused:
-                messages.error(request, str(refused))
-        else:
-            _errors(request, form)
+        _submit(request, DeadlineForm(request.POST), lambda data: deadline_set(
+            course=access.course, exercise_id=data["exercise"], due_at=data["due_at"],
+            by=access.user,
+        ), "Deadline saved.")
         return redirect(_url("deadlines", access))
     return _page(request, access, "deadlines.html", "deadlines",
                  deadlines=deadline_list(course=access.course))

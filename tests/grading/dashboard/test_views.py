@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from courses.models import Enrollment, Part
+from courses.models import Enrollment, Exercise, Module, Part, Section
 from grading.models import Deadline, DeadlineExtension, GradeOverride, Submission
 from grading.services import submission_create
 from tests.factories import EnrollmentFactory, UserFactory
@@ -120,6 +120,22 @@ def test_a_deadline_on_another_module_s_exercise_is_404(client, course, irene):
     client.force_login(irene)
     response = client.post(_url(course, "deadlines"), {"exercise": 999999, "due_at": ""})
     assert response.status_code == 404
+    other_module = Module.objects.create(slug="module-06", number="6", title="Another module")
+    other_section = Section.objects.create(module=other_module, number="6.1", slug="s",
+                                           title="A section")
+    elsewhere = Exercise.objects.create(module=other_module, section=other_section, slug="x",
+                                        kind="apply", title="Elsewhere", prompt="?", order=1)
+    response = client.post(_url(course, "deadlines"),
+                           {"exercise": elsewhere.pk, "due_at": "2030-01-01T12:00"})
+    assert response.status_code == 404
+    assert not Deadline.objects.exists()
+
+
+def test_the_matrix_pages_keep_the_chosen_page_size(client, course, irene):
+    build_class(course, 5)
+    client.force_login(irene)
+    page = client.get(_url(course, "matrix") + "?per_page=2").content.decode()
+    assert "per_page=2&amp;page=2" in page
 
 
 def test_an_override_without_a_reason_is_refused_with_a_message(client, course, irene, alice):
