@@ -161,8 +161,15 @@ class ApiKeyAdmin(admin.ModelAdmin):
         messages.success(request, f"Revoked {queryset.count()} key(s).")
 
 
+class NoAddAdmin(admin.ModelAdmin):
+    """For rows only the service writes (through the API or as a side effect): no "Add"."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
 @admin.register(WebhookSubscription)
-class WebhookSubscriptionAdmin(admin.ModelAdmin):
+class WebhookSubscriptionAdmin(NoAddAdmin):
     """Subscriptions are made through the API (which shows the secret once)."""
 
     list_display = ("url", "course", "events", "is_active", "created_at")
@@ -171,9 +178,6 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
     exclude = ("secret",)
     actions = ("unsubscribe",)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.action(description="Unsubscribe (pending deliveries give up)")
     def unsubscribe(self, request: HttpRequest, queryset: QuerySet[WebhookSubscription]) -> None:
         for subscription in queryset:
@@ -181,7 +185,7 @@ class WebhookSubscriptionAdmin(admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
+class WebhookDeliveryAdmin(NoAddAdmin):
     """The outbox: failed deliveries are listed here and can be replayed."""
 
     list_display = ("event", "event_id", "subscription", "status", "attempts", "last_status_code",
@@ -194,9 +198,6 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
                        "delivered_at", "created_at")
     actions = ("replay",)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.action(description="Replay the selected deliveries")
     def replay(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
         for delivery in queryset:
@@ -205,11 +206,9 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(NoAddAdmin):
     list_display = ("principal", "key", "status_code", "created_at", "completed_at")
     search_fields = ("principal", "key")
     readonly_fields = ("principal", "key", "fingerprint", "status_code", "response", "location",
-                       "created_at", "completed_at")
+                       "resource", "created_at", "completed_at")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

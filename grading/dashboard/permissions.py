@@ -5,11 +5,9 @@ from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
 
 from courses.models import Course, Enrollment
-
-STAFF_ROLES = (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+from courses.selectors import enrollment_get
 
 
 @dataclass(frozen=True)
@@ -32,15 +30,7 @@ def dashboard_access(*, user: User | AnonymousUser, course_slug: str) -> StaffAc
     Raises Http404 when the user is not an active member of the course (a course that is not
     yours is not shown to exist) and PermissionDenied (403) for the course's own students.
     """
-    if not user.is_authenticated:
-        raise Http404("No such course.")
-    enrollment = (
-        Enrollment.objects.select_related("course")
-        .filter(user=user, course__slug=course_slug, is_active=True)
-        .first()
-    )
-    if enrollment is None:
-        raise Http404("No such course.")
-    if enrollment.role not in STAFF_ROLES:
+    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    if not enrollment.is_staff_role:
         raise PermissionDenied("The dashboard is for the course's instructors and TAs.")
     return StaffAccess(course=enrollment.course, role=enrollment.role, user=cast(User, user))
