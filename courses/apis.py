@@ -41,7 +41,6 @@ from grading.public_spec import public_spec
 from grading.variant_assignment import Variant, default_variant, variant_for
 
 
-#: Spec keys a student may see: how to answer, never what the answer is.
 def exercise_representation(exercise: Exercise, access: CourseAccess) -> dict[str, Any]:
     """An exercise as the caller may see it (student: own variant, public spec)."""
     student = access.user if not access.is_staff else None

@@ -7,10 +7,10 @@ from django.views.decorators.http import require_GET
 
 from courses.models import Figure
 from grading.selectors import course_progress_for_student, module_page_for_student
-from labs.simulations.word_vectors import WORDS
+from labs.simulations.word_vectors import PARAMS, WORDS
 
-#: The word pair Figure 5.1 highlights until the student chooses another.
-DEFAULT_PAIR = ("cat", "dog")
+#: The word pair Figure 5.1 highlights until the student chooses another: the lab's defaults.
+DEFAULT_PAIR = (PARAMS["word_a"]["default"], PARAMS["word_b"]["default"])
 
 
 def _pair(request: HttpRequest) -> tuple[str, str]:

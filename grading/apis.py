@@ -20,6 +20,7 @@ from config.api.fields import id_field
 from config.api.idempotency import Note, idempotent, resource_ident, resource_name
 from config.api.views import ApiView
 from courses.models import Enrollment, Part
+from grading.forms import MAX_ANSWER
 from grading.gradebook import Gradebook, gradebook, gradebook_csv_lines
 from grading.models import Submission
 from grading.services import SubmissionRefused, submission_create
@@ -102,7 +103,8 @@ def course_submissions(*, access: CourseAccess, student: User | None, part_id: i
 class SubmissionListApi(ApiView):
     class InputSerializer(serializers.Serializer):
         part = id_field(help_text="the part's id (see the exercise)")
-        answer = serializers.CharField(max_length=5000, allow_blank=True, trim_whitespace=False)
+        answer = serializers.CharField(max_length=MAX_ANSWER, allow_blank=True,
+                                       trim_whitespace=False)
         student = id_field(required=False, help_text="staff and keys: whose answer")
 
     class FilterSerializer(serializers.Serializer):

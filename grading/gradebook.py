@@ -219,7 +219,7 @@ def raw_rows(queryset: QuerySet[Any, Any]) -> list[tuple[Any, ...]]:
     """The rows of a values_list query read straight from the cursor.
 
     Django's per-value converters cost more than the aggregate itself for a large class
-    (about 15 us a row on SQLite); these columns need none but the datetime (`_datetime`).
+    (about 15 us a row on SQLite); these columns need none but the datetime (`db_datetime`).
     """
     sql, params = queryset.query.sql_with_params()
     with connections[queryset.db].cursor() as cursor:

@@ -16,10 +16,11 @@ from django.db.models import Count, Prefetch
 from django.http import Http404
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
-from courses.selectors import enrollment_get
+from courses.selectors import course_list_for_user, enrollment_get
 from grading.models import Submission
 from grading.predictions import measured_value
 from grading.preview import PREVIEWED_TYPES
+from grading.public_spec import public_spec
 from grading.services import AttemptState
 from grading.variant_assignment import Variant, variant_for
 from labs.models import LabRun
@@ -176,8 +177,7 @@ def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) 
 
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(str(o.get("key", "")), str(o.get("text", ""))) for o in spec.get("options") or []
-            if isinstance(o, dict)]
+    return [(o["key"], o["text"]) for o in public_spec(spec).get("options", [])]
 
 
 def _display(value: Any, options: Sequence[tuple[str, str]]) -> str:
@@ -290,12 +290,7 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with its module's sections and the user's progress in
     each (parts answered and solved), in four queries whatever the number of courses."""
-    if not user.is_authenticated:
-        return []
-    courses = list(
-        Course.objects.filter(enrollments__user=user, enrollments__is_active=True)
-        .select_related("module").order_by("title")
-    )
+    courses = list(course_list_for_user(user=user))
     module_ids = {c.module_id for c in courses}
     sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
     parts = list(

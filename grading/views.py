@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from grading.forms import AnswerForm
+from grading.forms import MAX_ANSWER, AnswerForm
 from grading.preview import answer_preview
 from grading.selectors import part_for_student, submission_for_student
 from grading.services import SubmissionRefused, submission_create
@@ -49,7 +49,7 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
     from the answer form's Preview button (no JavaScript) gives a page with the form again."""
     target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
     data = request.POST if request.method == "POST" else request.GET
-    raw = str(data.get("answer", ""))[:5000]
+    raw = str(data.get("answer", ""))[:MAX_ANSWER]
     try:
         preview = answer_preview(raw=raw, spec=target.part.spec, params=target.params)
     except ValueError:

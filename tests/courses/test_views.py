@@ -106,6 +106,8 @@ def test_unknown_figure_choices_fall_back_to_the_defaults(client, alice, course)
     response = client.get(_module_url(course), {"a": "<script>", "b": "dog", "row": "999999"})
     assert response.status_code == 200
     assert "<script>" not in response.content.decode()
+    page = response.content.decode()
+    assert '<option value="cat" selected>' in page and '<option value="dog" selected>' in page
 
 
 def test_figures_wait_for_the_prediction_of_their_section(client, alice, course):
