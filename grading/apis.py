@@ -2,7 +2,7 @@
 
 import csv
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -21,7 +21,7 @@ from config.api.idempotency import Note, idempotent, resource_ident, resource_na
 from config.api.views import ApiView
 from courses.models import Enrollment, Part
 from grading.forms import MAX_ANSWER
-from grading.gradebook import Gradebook, gradebook, gradebook_csv_lines
+from grading.gradebook import Gradebook, csv_text, gradebook, gradebook_csv_lines
 from grading.models import Submission
 from grading.services import SubmissionRefused, submission_create
 
@@ -253,19 +253,13 @@ def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, An
     }
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 def gradebook_response(book: Gradebook, request: Request, filename: str) -> Any:
     """The gradebook as JSON, or streamed CSV when the client asked for text/csv."""
     from django.utils import timezone
 
     if request.accepted_renderer.format == "csv":
-        writer = csv.writer(_Echo())
-        lines: Iterator[str] = (writer.writerow(row) for row in gradebook_csv_lines(book))
-        response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(csv_text(gradebook_csv_lines(book)),
+                                         content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
         return response
     return Response(GradebookOutput(gradebook_representation(book, timezone.now())).data)

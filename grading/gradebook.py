@@ -6,6 +6,7 @@ grade overrides: the number of queries does not grow with the class. Scores are 
 computed best score of that student and part.
 """
 
+import csv
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -259,6 +260,20 @@ def csv_safe(value: str) -> str:
     if value and value[0] in "=+-@\t\r":
         return "'" + value
     return value
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for csv.writer in a generator."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_text(rows: Iterable[list[str]]) -> Iterator[str]:
+    """Each row as a line of CSV text."""
+    writer = csv.writer(_Echo())
+    for row in rows:
+        yield writer.writerow(row)
 
 
 def gradebook_csv_lines(book: Gradebook) -> Iterator[list[str]]:

@@ -5,14 +5,13 @@ Every text cell goes through `csv_safe`, so a name or an answer starting with `=
 or `@` is not run as a formula by a spreadsheet.
 """
 
-import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 
 from django.db import connections
 
 from courses.models import Course
-from grading.gradebook import csv_safe, db_datetime, gradebook, gradebook_csv_lines
+from grading.gradebook import csv_safe, csv_text, db_datetime, gradebook, gradebook_csv_lines
 from grading.models import Submission
 
 CHUNK = 2000
@@ -22,20 +21,6 @@ SUBMISSION_HEADER = [
     "score", "points", "counts_as_attempt", "misconception", "answer_as_typed", "canonical",
     "feedback", "graded_at",
 ]
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for csv.writer in a generator."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def csv_text(rows: Iterable[list[str]]) -> Iterator[str]:
-    """Each row as a line of CSV text."""
-    writer = csv.writer(_Echo())
-    for row in rows:
-        yield writer.writerow(row)
 
 
 def gradebook_csv(*, course: Course, group: str = "") -> Iterator[str]:
