@@ -53,3 +53,10 @@ def course_exercises(*, course: Course) -> QuerySet[Exercise]:
         .select_related("section").order_by("order")
         .prefetch_related(Prefetch("parts", queryset=Part.objects.active().order_by("order")))
     )
+
+
+def course_students(*, course: Course, group: str = "") -> QuerySet[Enrollment]:
+    """The course's active student enrolments (of one group, if given); no query until used."""
+    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
+                                         is_active=True)
+    return students.filter(group=group) if group else students

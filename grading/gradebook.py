@@ -17,7 +17,8 @@ from django.db import connections
 from django.db.models import CharField, Count, Max, Q, QuerySet
 from django.db.models.functions import Cast
 
-from courses.models import Course, Enrollment, Part
+from courses.models import Course, Part
+from courses.selectors import course_students
 from grading.models import GradeOverride, Submission
 
 #: Outcomes whose score counts toward the gradebook.
@@ -145,9 +146,8 @@ def gradebook(
     substring of the username, first or last name) narrow the rows. Rows are ordered by
     last name, first name, username. Four queries in all, whatever the size of the class.
     """
-    enrollments = Enrollment.objects.filter(
-        course=course, role=Enrollment.Role.STUDENT, is_active=True
-    ).order_by("user__last_name", "user__first_name", "user__username")
+    enrollments = course_students(course=course).order_by(
+        "user__last_name", "user__first_name", "user__username")
     submissions = Submission.objects.filter(course=course)
     overrides = GradeOverride.objects.filter(course=course)
     if student is not None:

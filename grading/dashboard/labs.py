@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.db.models.fields.json import KT
 
-from courses.models import Course, Enrollment, Lab, Part
+from courses.models import Course, Lab, Part
+from courses.selectors import course_students
 from grading.models import Submission
 from labs.models import LabRun
 
@@ -66,8 +67,7 @@ def labs_overview(*, course: Course) -> LabsOverview:
     """Runs per lab by the course's students (succeeded, failed, unfinished) and, for each
     prediction part, predicted against measured values. 5 queries plus one per prediction
     part of the module (a fixed number: it does not grow with the class)."""
-    students = Enrollment.objects.filter(
-        course=course, role=Enrollment.Role.STUDENT, is_active=True).values("user_id")
+    students = course_students(course=course).values("user_id")
     runs = LabRun.objects.filter(course=course, requester_id__in=students)
     labs = list(Lab.objects.active().filter(module_id=course.module_id).order_by("order"))
     counts: dict[int, dict[str, int]] = defaultdict(dict)

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from courses.models import Course, Enrollment
+from courses.models import Course
+from courses.selectors import course_students
 from grading.models import Submission
 
 PER_PAGE = 50
@@ -44,10 +45,7 @@ class MisconceptionProfile:
 def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> MisconceptionProfile:
     """Counts of each misconception tag in the class (per part) and per student, one page of
     students at a time. Three queries whatever the size of the class."""
-    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
-                                         is_active=True)
-    if group:
-        students = students.filter(group=group)
+    students = course_students(course=course, group=group)
     tagged = Submission.objects.filter(
         course=course, counts_as_attempt=True, student_id__in=students.values("user_id"),
     ).exclude(misconception="")

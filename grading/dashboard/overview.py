@@ -7,7 +7,8 @@ from datetime import date, timedelta
 from django.db.models import Min
 from django.utils import timezone
 
-from courses.models import Course, Enrollment
+from courses.models import Course
+from courses.selectors import course_students
 from grading.dashboard.charts import histogram_svg, line_svg
 from grading.gradebook import db_datetime, gradebook, raw_rows
 from grading.models import Submission
@@ -59,8 +60,7 @@ def course_overview(*, course: Course) -> Overview:
     total = book.total_points
     percentages = [100.0 * row.earned(book.columns) / total for row in book.rows] if total else []
     waiting = sum(cell.awaiting_review for row in book.rows for cell in row.cells.values())
-    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
-                                         is_active=True).values("user_id")
+    students = course_students(course=course).values("user_id")
     columns = {c.id for c in book.columns}
     firsts = (Submission.objects.filter(course=course, outcome=Submission.Outcome.CORRECT,
                                         student_id__in=students, part_id__in=columns)

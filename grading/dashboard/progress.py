@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from courses.models import Course, Enrollment
+from courses.models import Course
+from courses.selectors import course_students
 from grading.gradebook import CellState, Gradebook, GradebookRow, PartCell, PartColumn, gradebook
 
 PER_PAGE = 50
@@ -163,8 +164,8 @@ def class_progress(
     page = max(1, min(page, pages))
     chosen = ordered[(page - 1) * per_page: page * per_page]
     groups = list(
-        Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT, is_active=True)
-        .exclude(group="").order_by("group").values_list("group", flat=True).distinct()
+        course_students(course=course).exclude(group="").order_by("group")
+        .values_list("group", flat=True).distinct()
     )
     return ProgressPage(
         course=course, columns=book.columns,

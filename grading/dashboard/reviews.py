@@ -4,8 +4,9 @@ from dataclasses import dataclass
 
 from django.utils.safestring import SafeString, mark_safe
 
-from courses.models import Course, Enrollment, Part
+from courses.models import Course, Part
 from courses.rendering import render_markdown
+from courses.selectors import course_students
 from grading.checkers import grade
 from grading.models import Submission
 
@@ -58,8 +59,7 @@ def _rubric_html(part: Part, cache: dict[int, SafeString]) -> SafeString:
 def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     """One page of the course's answers awaiting review, oldest first, each with its part's
     reviewer rubric and which rubric concepts the checker found. Two queries."""
-    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
-                                         is_active=True).values("user_id")
+    students = course_students(course=course).values("user_id")
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
     total = waiting.count()

@@ -25,7 +25,8 @@ from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet, Value
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Part
+from courses.models import Course, Part
+from courses.selectors import course_students
 from grading.dashboard.charts import histogram_svg
 from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
 from grading.models import GradeOverride, Submission
@@ -112,12 +113,6 @@ def point_biserial(item: Sequence[int], totals: Sequence[float]) -> float | None
     return (sum(ones) / len(ones) - sum(zeros) / len(zeros)) / sd * math.sqrt(p * (1 - p))
 
 
-def _students(course: Course, group: str) -> QuerySet[Enrollment, Any]:
-    students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
-                                         is_active=True)
-    return students.filter(group=group) if group else students
-
-
 @dataclass(slots=True)
 class _Cell:
     """One student's work on one part, as the statistics need it."""
@@ -193,7 +188,7 @@ def _class_work(course: Course, group: str) -> _ClassWork:
     Attempts are counted in submission order (ids), as `submission_grade` numbers them.
     """
     columns = gradebook_columns(course=course)
-    enrollments = _students(course, group).values("user_id")
+    enrollments = course_students(course=course, group=group).values("user_id")
     students = list(enrollments.values_list("user_id", flat=True))
     sql, params = _class_work_sql(course, enrollments)
     cells: dict[int, dict[int, _Cell]] = defaultdict(dict)
@@ -224,7 +219,7 @@ def _wrong_answer_groups(
     """
     rows = Submission.objects.filter(
         course=course, outcome__in=WRONG, counts_as_attempt=True,
-        student_id__in=_students(course, group).values("user_id"),
+        student_id__in=course_students(course=course, group=group).values("user_id"),
     )
     students: Count | Value
     if part_id is not None:
@@ -292,7 +287,7 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
     per_student = (
         Submission.objects.filter(
             course=course, part=part, counts_as_attempt=True,
-            student_id__in=_students(course, group).values("user_id"),
+            student_id__in=course_students(course=course, group=group).values("user_id"),
         )
         .values_list("student_id", "variant_seed")
         .annotate(best=Max("score", filter=Q(outcome__in=SCORED)),

@@ -4,7 +4,7 @@ import pytest
 from django.http import Http404
 
 from courses.models import Enrollment
-from courses.selectors import course_list_for_user, enrollment_get, module_sections
+from courses.selectors import course_list_for_user, course_students, enrollment_get, module_sections
 from tests.factories import EnrollmentFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +43,11 @@ def test_module_sections_load_in_a_constant_number_of_queries(course, django_ass
         for section in sections:
             list(section.figures.all()), list(section.labs.all()), list(section.exercises.all())
     assert len(sections) == 7
+
+
+def test_course_students_are_the_active_students_of_one_group_or_all(course, alice, bob, irene):
+    Enrollment.objects.filter(course=course, user=bob).update(group="B")
+    assert {e.user for e in course_students(course=course)} == {alice, bob}
+    assert [e.user for e in course_students(course=course, group="B")] == [bob]
+    Enrollment.objects.filter(course=course, user=alice).update(is_active=False)
+    assert [e.user for e in course_students(course=course)] == [bob]
