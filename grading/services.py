@@ -15,9 +15,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from courses.models import Course, Enrollment, Part
+from courses.models import Course, Enrollment, Exercise, Part
 from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, answer_key, grade
+from grading.dashboard.deadlines import deadline_for
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -76,9 +77,7 @@ def submission_create(
             raise SubmissionRefused("This question has been withdrawn.")
         if part.exercise.module_id != course.module_id:
             raise SubmissionRefused("This question is not part of this course.")
-        from grading.dashboard.deadlines import deadline_check  # imports SubmissionRefused from here
-
-        deadline_check(student=student, course=course, exercise=part.exercise, now=timezone.now())
+        _refuse_after_deadline(student=student, course=course, exercise=part.exercise)
         state = attempt_state(student=student, course=course, part=part)
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")
@@ -90,6 +89,16 @@ def submission_create(
         if on_stored is not None:
             on_stored(submission)
     return submission_grade(submission=submission)
+
+
+def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise) -> None:
+    due = deadline_for(student=student, course=course, exercise=exercise)
+    if due is not None and timezone.now() > due:
+        shown = timezone.localtime(due).strftime("%Y-%m-%d %H:%M %Z")
+        raise SubmissionRefused(
+            f"The deadline for this exercise was {shown}; answers are no longer accepted. "
+            "Ask your instructor if you need an extension."
+        )
 
 
 def submission_grade(*, submission: Submission) -> Submission:

@@ -4,7 +4,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.utils import timezone
 
 from courses.models import Course, Exercise
 from grading.models import Deadline, DeadlineExtension
@@ -22,19 +21,6 @@ def deadline_for(*, student: User, course: Course, exercise: Exercise) -> dateti
     extended = DeadlineExtension.objects.filter(
         course=course, exercise=exercise, student=student).values_list("due_at", flat=True).first()
     return max(deadline, extended) if extended is not None else deadline
-
-
-def deadline_check(*, student: User, course: Course, exercise: Exercise, now: datetime) -> None:
-    """Raise grading.services.SubmissionRefused when the student's deadline has passed at `now`."""
-    from grading.services import SubmissionRefused  # grading.services calls this function
-
-    due = deadline_for(student=student, course=course, exercise=exercise)
-    if due is not None and now > due:
-        shown = timezone.localtime(due).strftime("%Y-%m-%d %H:%M %Z")
-        raise SubmissionRefused(
-            f"The deadline for this exercise was {shown}; answers are no longer accepted. "
-            "Ask your instructor if you need an extension."
-        )
 
 
 @dataclass(frozen=True)
