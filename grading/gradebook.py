@@ -47,7 +47,6 @@ class PartColumn:
     exercise_title: str
     key: str
     points: float
-    answer_type: str = ""
 
     @property
     def label(self) -> str:
@@ -131,8 +130,8 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
         .order_by("exercise__order", "order")
     )
     return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
-                       exercise_title=p.exercise.title, key=p.key, points=p.points,
-                       answer_type=p.answer_type) for p in parts]
+                       exercise_title=p.exercise.title, key=p.key, points=p.points)
+            for p in parts]
 
 
 def gradebook(

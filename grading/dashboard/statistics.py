@@ -84,11 +84,9 @@ class VariantDifficulty:
 @dataclass(frozen=True)
 class PartDetail:
     statistics: PartStatistics
-    part: Part
     wrong_answers: list[WrongAnswer]
     variants: list[VariantDifficulty]
-    scores: list[float]  # best score (fraction) of each student who attempted
-    score_chart: str  # SVG histogram of `scores`
+    score_chart: str  # SVG histogram of the best score of each student who attempted
 
 
 def _pct(count: int, out_of: int) -> float | None:
@@ -339,6 +337,5 @@ def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
         counts[min(4, int(score * 5))] += 1
     chart = histogram_svg(counts=counts, labels=["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"],
                           title="Best scores", x_label="best score (fraction of the points)")
-    return PartDetail(statistics=stats, part=part, wrong_answers=stats.wrong_answers,
-                      variants=_variant_difficulty(course, part, group), scores=scores,
-                      score_chart=chart)
+    return PartDetail(statistics=stats, wrong_answers=stats.wrong_answers,
+                      variants=_variant_difficulty(course, part, group), score_chart=chart)
