@@ -149,6 +149,11 @@ class SectionView:
         return all(p.prediction is None or p.state.used
                    for e in self.predictions for p in e.parts)
 
+    @property
+    def figures_hidden(self) -> bool:
+        """Whether the figures start folded: they show the answer to an uncommitted prediction."""
+        return bool(self.predictions) and not self.predictions_locked
+
 
 @dataclass(frozen=True)
 class ModulePage:

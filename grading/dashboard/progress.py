@@ -74,6 +74,13 @@ class ProgressPage:
     search: str
     groups: list[str]
 
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        """The matrix's sortable columns in order, as (sort key, label): SORTS and the parts."""
+        return [("name", "Student"), ("group", "Group"),
+                *[(f"part-{c.id}", c.label) for c in self.columns],
+                ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
+
 
 _EMPTY = PartCell()
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -21,7 +21,7 @@ from grading.dashboard.labs import labs_overview
 from grading.dashboard.misconceptions import misconception_profile
 from grading.dashboard.overview import course_overview
 from grading.dashboard.permissions import StaffAccess, dashboard_access
-from grading.dashboard.progress import class_progress
+from grading.dashboard.progress import PER_PAGE, class_progress
 from grading.dashboard.reviews import review_queue
 from grading.dashboard.services import (
     DashboardRefused,
@@ -90,16 +90,13 @@ def matrix(request: HttpRequest, access: StaffAccess) -> HttpResponse:
         course=access.course, group=request.GET.get("group", "").strip(),
         search=request.GET.get("q", "").strip()[:100], sort=request.GET.get("sort", "name"),
         descending=request.GET.get("desc") == "1", page=int_param(request.GET.get("page")),
-        per_page=int_param(request.GET.get("per_page"), 50),
+        per_page=int_param(request.GET.get("per_page"), PER_PAGE),
     )
     filters = urlencode({k: v for k, v in (("group", progress.group), ("q", progress.search)) if v})
     base_query = f"{filters}&" if filters else ""
-    headers = [("name", "Student"), ("group", "Group"),
-               *[(f"part-{c.id}", c.label) for c in progress.columns],
-               ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
     page_query = (f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
                   + f"per_page={progress.per_page}&")
-    return _page(request, access, "matrix.html", "matrix", progress=progress, headers=headers,
+    return _page(request, access, "matrix.html", "matrix", progress=progress,
                  base_query=base_query, page_query=page_query)
 
 
