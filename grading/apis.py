@@ -52,6 +52,16 @@ def _student_of_course(access: CourseAccess, student_id: int) -> User:
     return enrollment.user
 
 
+def acting_for(access: CourseAccess, student_id: int | None, *, doing: str) -> User:
+    """`acting_student` for a request that changes a student's work: a TA acts only for
+    themself; instructors and LMS keys for any student. `doing` names it in the refusal."""
+    student = acting_student(access, student_id)
+    if access.user is not None and student.pk != access.user.pk and not access.may_act_for_others():
+        raise ApiError(403, "permission_denied", f"Only instructors or an LMS key may {doing} "
+                                                 "for others.")
+    return student
+
+
 def acting_student(access: CourseAccess, student_id: int | None) -> User:
     """Whose work a request is about: the caller (a student), or `student_id` for staff."""
     if access.user is not None and not access.is_staff:
@@ -146,9 +156,7 @@ class SubmissionListApi(ApiView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        student = acting_student(access, data.get("student"))
-        if access.user is not None and student.pk != access.user.pk and not access.may_act_for_others():
-            raise ApiError(403, "permission_denied", "Only instructors or an LMS key may submit for others.")
+        student = acting_for(access, data.get("student"), doing="submit")
         part = (Part.objects.select_related("exercise")
                 .filter(pk=data["part"], exercise__module_id=access.course.module_id).first())
         if part is None:

@@ -21,7 +21,7 @@ from grading.models import Submission
 from grading.predictions import measured_value
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
-from grading.services import AttemptState
+from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
 from labs.models import LabRun
 
@@ -172,13 +172,6 @@ class ModulePage:
 class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]
-
-
-def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) -> AttemptState:
-    """`grading.services.attempt_state` computed from already loaded submissions (no query)."""
-    counted = [s.outcome for s in submissions if s.counts_as_attempt]
-    return AttemptState(used=len(counted), limit=max_attempts,
-                        solved=Submission.Outcome.CORRECT in counted)
 
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ or a worker dying never loses what the student typed: the row stays, with outcom
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,14 +46,18 @@ class AttemptState:
 
 def attempt_state(*, student: User, course: Course, part: Part) -> AttemptState:
     """How many attempts the student has used on the part, out of how many, and if solved."""
-    rows = Submission.objects.filter(
+    counted = Submission.objects.filter(
         student=student, course=course, part=part, counts_as_attempt=True
-    ).values_list("outcome", flat=True)
-    outcomes = list(rows)
-    return AttemptState(
-        used=len(outcomes), limit=part.exercise.max_attempts,
-        solved=Submission.Outcome.CORRECT in outcomes,
-    )
+    ).only("outcome", "counts_as_attempt")
+    return attempt_state_from(counted, max_attempts=part.exercise.max_attempts)
+
+
+def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) -> AttemptState:
+    """`attempt_state` computed from submissions already loaded (no query): those that count
+    as an attempt are the attempts used; one of them correct means solved."""
+    counted = [s.outcome for s in submissions if s.counts_as_attempt]
+    return AttemptState(used=len(counted), limit=max_attempts,
+                        solved=Submission.Outcome.CORRECT in counted)
 
 
 def submission_create(

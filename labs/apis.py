@@ -14,7 +14,7 @@ from config.api.fields import id_field
 from config.api.idempotency import Note, idempotent, resource_ident, resource_name
 from config.api.views import ApiView
 from courses.models import Lab
-from grading.apis import acting_student
+from grading.apis import acting_for, acting_student
 from labs.models import LabRun
 from labs.services import LabParamsInvalid, lab_run_request
 
@@ -76,10 +76,7 @@ class LabRunListApi(ApiView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        requester = acting_student(access, data.get("student"))
-        if access.user is not None and requester.pk != access.user.pk and not access.may_act_for_others():
-            raise ApiError(403, "permission_denied",
-                           "Only instructors or an LMS key may run labs for others.")
+        requester = acting_for(access, data.get("student"), doing="run labs")
         lab = Lab.objects.active().filter(module_id=access.course.module_id, slug=data["lab"]).first()
         if lab is None:
             raise ApiError(400, "invalid", "No such lab in this course.", {"lab": ["Unknown lab."]})
