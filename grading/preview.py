@@ -6,7 +6,7 @@ evaluates the reference, misconceptions or rubric, so nothing of the answer key 
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from courses.rendering import latex_to_html
@@ -29,18 +29,15 @@ class AnswerPreview:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable form (what the preview endpoint returns)."""
-        return {
-            "valid": self.valid, "empty": self.empty, "canonical": self.canonical,
-            "mathml": self.mathml, "message": self.message, "position": self.position,
-        }
+        return asdict(self)
 
 
-def answer_preview(*, raw: str, spec: Mapping[str, Any], params: Mapping[str, Any]) -> AnswerPreview:
+def answer_preview(*, raw: str, spec: Mapping[str, Any]) -> AnswerPreview:
     """How `raw` would be read for a part with `spec`: canonical text + MathML, or why not.
 
-    `params` (the student's variant) is accepted for parity with grading but never used to
-    compute anything reference-related. An empty answer is reported as `empty`, not as an
-    error. Raises ValueError for an answer type that has no preview (choice, text).
+    Reading needs no variant parameters, and nothing about the reference is computed. An
+    empty answer is reported as `empty`, not as an error. Raises ValueError for an answer
+    type that has no preview (choice, text).
     """
     answer_type = spec.get("type")
     if answer_type not in PREVIEWED_TYPES:

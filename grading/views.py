@@ -51,7 +51,7 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
     data = request.POST if request.method == "POST" else request.GET
     raw = str(data.get("answer", ""))[:MAX_ANSWER]
     try:
-        preview = answer_preview(raw=raw, spec=target.part.spec, params=target.params)
+        preview = answer_preview(raw=raw, spec=target.part.spec)
     except ValueError:
         return JsonResponse({"error": "This question has no preview."}, status=404)
     if request.method == "GET":
