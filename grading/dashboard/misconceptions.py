@@ -3,6 +3,7 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.db.models import Count
 
 from courses.models import Course
@@ -67,9 +68,8 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
                                    .annotate(count=Count("id")).order_by()):
         per_student[student_id][tag] = count
     ranked = sorted(per_student, key=lambda s: (-sum(per_student[s].values()), s))
-    pages = max(1, -(-len(ranked) // PER_PAGE))
-    page = max(1, min(page, pages))
-    chosen = ranked[(page - 1) * PER_PAGE: page * PER_PAGE]
+    shown = Paginator(ranked, PER_PAGE).get_page(page)
+    page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
     people = {
         user_id: (username, f"{first} {last}".strip() or username, group_label)
         for user_id, username, first, last, group_label in students.filter(user_id__in=chosen)

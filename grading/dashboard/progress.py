@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.core.paginator import Paginator
+
 from courses.models import Course
 from courses.selectors import course_students
 from grading.gradebook import CellState, Gradebook, GradebookRow, PartCell, PartColumn, gradebook
@@ -167,9 +169,8 @@ def class_progress(
     sort = valid_sort(sort, book.columns)
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     ordered = sorted(book.rows, key=_sort_key(sort, book.columns), reverse=descending)
-    pages = max(1, -(-len(ordered) // per_page))
-    page = max(1, min(page, pages))
-    chosen = ordered[(page - 1) * per_page: page * per_page]
+    shown = Paginator(ordered, per_page).get_page(page)
+    page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")
         .values_list("group", flat=True).distinct()

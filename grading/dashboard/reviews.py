@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.utils.safestring import SafeString, mark_safe
 
 from courses.models import Course, Part
@@ -62,11 +63,10 @@ def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     students = course_students(course=course).values("user_id")
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
-    total = waiting.count()
-    pages = max(1, -(-total // PER_PAGE))
-    page = max(1, min(page, pages))
-    chosen = list(waiting.select_related("student", "part__exercise")
-                  .order_by("created_at", "id")[(page - 1) * PER_PAGE: page * PER_PAGE])
+    shown = Paginator(waiting.select_related("student", "part__exercise")
+                      .order_by("created_at", "id"), PER_PAGE).get_page(page)
+    page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
+    total = shown.paginator.count
     cache: dict[int, SafeString] = {}
     items = [ReviewItem(submission=s, rubric_html=_rubric_html(s.part, cache),
                         concepts=_concepts(s)) for s in chosen]
