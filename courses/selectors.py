@@ -60,3 +60,14 @@ def course_students(*, course: Course, group: str = "") -> QuerySet[Enrollment]:
     students = Enrollment.objects.filter(course=course, role=Enrollment.Role.STUDENT,
                                          is_active=True)
     return students.filter(group=group) if group else students
+
+
+def student_enrollment_get(*, course: Course, student_id: int) -> Enrollment:
+    """The enrolment (active or not) of student `student_id` in the course, with its user;
+    Http404 for anyone who is not a student of the course."""
+    enrollment = (Enrollment.objects.select_related("user")
+                  .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
+                  .first())
+    if enrollment is None:
+        raise Http404("No such student in this course.")
+    return enrollment

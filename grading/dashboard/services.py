@@ -15,6 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
+from courses.selectors import student_enrollment_get
 from courses.webhooks import outbox_record
 from grading.gradebook import FULL_MARKS
 from grading.models import Deadline, DeadlineExtension, GradeOverride, Review, Submission
@@ -41,12 +42,7 @@ def _score(points: float, part: Part) -> float:
 
 
 def _student(course: Course, student_id: int) -> User:
-    enrollment = (Enrollment.objects.select_related("user")
-                  .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
-                  .first())
-    if enrollment is None:
-        raise Http404("No such student in this course.")
-    return enrollment.user
+    return student_enrollment_get(course=course, student_id=student_id).user
 
 
 def _exercise(course: Course, exercise_id: int) -> Exercise:

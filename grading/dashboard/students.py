@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
-from django.http import Http404
 
 from courses.models import Course, Enrollment
+from courses.selectors import student_enrollment_get
 from grading.dashboard.progress import MatrixCell, matrix_cell
 from grading.gradebook import GradebookRow, PartColumn, gradebook
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
@@ -43,11 +43,7 @@ class StudentDetail:
 def student_detail(*, course: Course, student_id: int) -> StudentDetail:
     """Everything one student of the course did. Raises Http404 for anyone who is not a
     student of the course. Ten queries however much the student did."""
-    enrollment = (Enrollment.objects.select_related("user")
-                  .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
-                  .first())
-    if enrollment is None:
-        raise Http404("No such student in this course.")
+    enrollment = student_enrollment_get(course=course, student_id=student_id)
     student = enrollment.user
     book = gradebook(course=course, student=student)
     row = book.rows[0] if book.rows else GradebookRow(
