@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.db.models import QuerySet
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,9 +13,29 @@ from config.api.pagination import Pagination
 from config.api.permissions import IsPrincipal, ReadOnlyKeyReadsOnly
 
 
+def require_json_body(request: Request) -> None:
+    """Raise UnsupportedMediaType (415) for a write whose Content-Type is not JSON, or that
+    has a body but no Content-Type. A write without a body and without a type is fine."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    media_type = (request.content_type or "").split(";", 1)[0].strip().lower()
+    has_body = int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    if media_type:
+        if media_type != "application/json" and not media_type.endswith("+json"):
+            raise exceptions.UnsupportedMediaType(media_type)
+    elif has_body:
+        raise exceptions.UnsupportedMediaType("(none)")
+
+
 class ApiView(APIView):
     permission_classes = [IsPrincipal, ReadOnlyKeyReadsOnly]
     pagination_class = Pagination  # read by the schema generator for list responses
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """DRF's checks, then: a body that is not JSON is 415 even when it is empty (DRF
+        reads an empty form body as empty data, which must never mean "an empty list")."""
+        super().initial(request, *args, **kwargs)
+        require_json_body(request)
 
     def access(self, course_slug: str, need: Level = Level.MEMBER) -> CourseAccess:
         """The caller's access to the course (404 if not theirs, 403 if not enough)."""

@@ -182,6 +182,9 @@ REST_FRAMEWORK = {
         "anon": env("API_THROTTLE_ANON", default="60/min"),
     },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # The API speaks JSON only: a form or multipart body is 415, never read as empty data.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
@@ -202,6 +205,10 @@ SPECTACULAR_SETTINGS = {
         "config.api.schema.add_error_responses",
     ],
 }
+
+# Roster sync (courses/roster.py): one sync may deactivate at most this share of the active
+# LMS-managed roster unless the request confirms it (allow_mass_deactivation).
+ROSTER_MAX_DEACTIVATION_SHARE = env.float("ROSTER_MAX_DEACTIVATION_SHARE", default=0.2)
 
 # Webhooks (courses/webhooks.py): retries back off from BASE doubling up to MAX seconds;
 # after MAX_ATTEMPTS failures a delivery is "failed" and waits for a replay.

@@ -95,7 +95,7 @@ MATRIX: dict[str, tuple[Request, dict[str, int]]] = {
     "exercises": (lambda w: ("get", w.url("exercises/"), None), READ),
     "exercise": (lambda w: ("get", w.url("exercises/apply-1-gradient-bound/"), None), READ),
     "roster read": (lambda w: ("get", w.url("roster/"), None), STAFF_READ),
-    "roster put": (lambda w: ("put", w.url("roster/"), []), manager_write(200)),
+    "roster put": (lambda w: ("put", w.url("roster/"), {"roster": []}), manager_write(200)),
     "api keys read": (lambda w: ("get", w.url("api-keys/"), None), instructor_only(200)),
     "api key create": (lambda w: ("post", w.url("api-keys/"), {"name": "x", "role": "lms"}),
                        instructor_only(201)),
