@@ -404,9 +404,8 @@ class WebhookDeliveryListApi(ApiView):
     def get(self, request: Request, course_slug: str) -> Response:
         """Webhook deliveries, newest first; `?status=failed` lists the ones that gave up."""
         access = self.access(course_slug, Level.MANAGER)
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        rows = webhook_delivery_list(course=access.course, status=filters.validated_data.get("status"))
+        filters = self.query(self.FilterSerializer)
+        rows = webhook_delivery_list(course=access.course, status=filters.get("status"))
         return self.paginated(request, rows, DeliveryOutput)
 
 

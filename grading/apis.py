@@ -128,9 +128,7 @@ class SubmissionListApi(ApiView):
     def get(self, request: Request, course_slug: str) -> Response:
         """Submissions, oldest first; a student sees only their own."""
         access = self.access(course_slug)
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        query = filters.validated_data
+        query = self.query(self.FilterSerializer)
         student: User | None = None
         if not access.is_staff or "student" in query:
             student = acting_student(access, query.get("student"))
@@ -292,10 +290,9 @@ class GradebookApi(ApiView):
     def get(self, request: Request, course_slug: str) -> Any:
         """The course's gradebook: each active student's best score per part (staff and keys)."""
         access = self.access(course_slug, Level.STAFF)
-        filters = UpdatedSince(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        book = gradebook(course=access.course, updated_since=filters.validated_data.get("updated_since"),
-                         group=filters.validated_data.get("group") or None)
+        filters = self.query(UpdatedSince)
+        book = gradebook(course=access.course, updated_since=filters.get("updated_since"),
+                         group=filters.get("group") or None)
         return gradebook_response(book, request, f"gradebook-{access.course.slug}")
 
 
@@ -306,9 +303,8 @@ class StudentGradebookApi(ApiView):
     def get(self, request: Request, course_slug: str, student_id: int) -> Any:
         """One student's gradebook row (a student may read their own)."""
         access = self.access(course_slug)
-        filters = UpdatedSince(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = self.query(UpdatedSince)
         student = acting_student(access, student_id)
         book = gradebook(course=access.course, student=student,
-                         updated_since=filters.validated_data.get("updated_since"))
+                         updated_since=filters.get("updated_since"))
         return gradebook_response(book, request, f"gradebook-{access.course.slug}-{student.pk}")

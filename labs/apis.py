@@ -61,11 +61,10 @@ class LabRunListApi(ApiView):
     def get(self, request: Request, course_slug: str) -> Response:
         """Lab runs, newest first; a student sees their own."""
         access = self.access(course_slug)
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = self.query(self.FilterSerializer)
         student = None
-        if not access.is_staff or "student" in filters.validated_data:
-            student = acting_student(access, filters.validated_data.get("student"))
+        if not access.is_staff or "student" in filters:
+            student = acting_student(access, filters.get("student"))
         return self.paginated(request, course_lab_runs(access=access, student=student), LabRunOutput)
 
     @extend_schema(request=InputSerializer, responses={202: LabRunOutput},

@@ -41,6 +41,17 @@ class ApiView(APIView):
         """The caller's access to the course (404 if not theirs, 403 if not enough)."""
         return course_access(self.request, course_slug, need=need)
 
+    def query(self, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+        """The request's query parameters validated by `serializer_class` (ValidationError,
+        a 400 naming the parameter, for a bad value). Unlike DRF's form handling, an empty
+        value (`?since=`) is a value to validate, not an absent one; a parameter the
+        serializer does not declare (`limit`, `format`, ...) is left to whoever reads it."""
+        params = self.request.query_params
+        data = {name: params.get(name) for name in serializer_class().fields if name in params}
+        filters = serializer_class(data=data)
+        filters.is_valid(raise_exception=True)
+        return dict(filters.validated_data)
+
     def paginated(self, request: Request, queryset: QuerySet[Any] | list[Any],
                   serializer_class: type[serializers.BaseSerializer],
                   context: dict[str, Any] | None = None) -> Response:

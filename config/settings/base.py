@@ -165,6 +165,8 @@ LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 # rate limits and throttles are shared by every web process.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
+CSRF_FAILURE_VIEW = "config.api.errors.csrf_failure"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "config.api.authentication.ApiKeyAuthentication",
