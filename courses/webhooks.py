@@ -28,12 +28,14 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Enrollment, WebhookDelivery, WebhookSubscription
 from courses.webhook_http import UnsafeAddress, post_to_checked_address, resolve_checked
 
 logger = logging.getLogger(__name__)
 
 EVENTS = tuple(WebhookSubscription.Event.values)
+DELIVER_TASK = "courses.tasks.webhook_deliver_task"
 SIGNATURE_HEADER = "X-Grader-Signature"
 #: A claimed delivery is not claimed again for this long (longer than the HTTP timeout).
 LEASE = timedelta(seconds=60)
@@ -183,22 +185,13 @@ def outbox_record(*, event: str, subject_id: int, course_id: int | None = None) 
         for pk in targets
     ])
     ids = [row.pk for row in rows]
-    transaction.on_commit(lambda: _enqueue_many(ids))
+    for delivery_id in ids:
+        task_send_on_commit(DELIVER_TASK, delivery_id)
     return len(ids)
 
 
-def _enqueue(delivery_id: int, countdown: float | None = None) -> None:
-    from courses.tasks import webhook_deliver_task
-
-    if countdown is None:
-        webhook_deliver_task.apply_async((delivery_id,))
-    else:
-        webhook_deliver_task.apply_async((delivery_id,), countdown=countdown)
-
-
-def _enqueue_many(ids: list[int]) -> None:
-    for delivery_id in ids:
-        _enqueue(delivery_id)
+def _enqueue(delivery_id: int) -> None:
+    task_send(DELIVER_TASK, delivery_id)
 
 
 # --- signing and delivery ---------------------------------------------------------------
@@ -307,7 +300,7 @@ def webhook_delivery_replay(*, delivery: WebhookDelivery) -> WebhookDelivery:
             status=WebhookDelivery.Status.PENDING, attempts=0, next_attempt_at=timezone.now(),
             delivered_at=None,
         )
-        transaction.on_commit(lambda: _enqueue(delivery.pk))
+        task_send_on_commit(DELIVER_TASK, delivery.pk)
     delivery.refresh_from_db()
     return delivery
 

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Lab
 from courses.webhooks import outbox_record
 from labs.claims import RunClaim, run_claim
@@ -34,6 +35,7 @@ STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
 #: Progress is written at most this often (seconds), so a fast simulation is not slowed by it.
 PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
+RUN_TASK = "labs.tasks.lab_run_task"
 
 
 class LabParamsInvalid(Exception):
@@ -97,14 +99,12 @@ def lab_run_request(
             outbox_record(event="lab_run.finished", subject_id=run.pk, course_id=course.pk)
             transaction.on_commit(lambda: _after_finish(run.pk))
         else:
-            transaction.on_commit(lambda: _enqueue(run.pk))
+            task_send_on_commit(RUN_TASK, run.pk)
     return run
 
 
 def _enqueue(run_id: int) -> None:
-    from labs.tasks import lab_run_task
-
-    lab_run_task.delay(run_id)
+    task_send(RUN_TASK, run_id)
 
 
 def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:

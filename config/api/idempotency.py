@@ -120,7 +120,8 @@ def idempotent(request: Request, principal: Principal, perform: Callable[[Note],
     response; `replay` answers a retry of a request that died after storing (see the module).
 
     Error responses (4xx from an APIException) are stored and replayed too; any other
-    exception forgets the key so that the request can be retried.
+    exception forgets the key so that the request can be retried, unless the work had
+    already stored (noted) its resource: then a retry answers from that resource.
     """
     key = request.headers.get(HEADER, "").strip()
     if not key:
@@ -151,7 +152,9 @@ def idempotent(request: Request, principal: Principal, perform: Callable[[Note],
             idempotency_complete(record=record, status_code=error.status_code, body=error.data)
         raise
     except BaseException:
-        IdempotencyRecord.objects.filter(pk=record.pk).delete()
+        # Forget the key only if nothing was stored: once the work noted a resource, a retry
+        # must answer from it, never do the work a second time.
+        IdempotencyRecord.objects.filter(pk=record.pk, resource="").delete()
         raise
     idempotency_complete(record=record, status_code=response.status_code, body=response.data,
                          location=response.get("Location", ""))

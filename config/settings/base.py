@@ -134,7 +134,11 @@ def filesystem_broker_options(folder: Path) -> dict[str, object]:
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_BROKER_DIR)
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+    # A broker that does not answer costs a request at most ~2 s (connect timeout, one
+    # retry); the message is then dropped and a sweep re-sends it (core/queueing.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -93,7 +93,7 @@ def test_same_lab_params_and_seed_reuse_a_finished_result_without_queueing(
     assert second.reused_from_id == first.pk
     assert second.result == LabRun.objects.get(pk=first.pk).result
     assert second.requester == bob
-    assert all("_enqueue" not in repr(callback) for callback in queued)
+    assert all("lab_run_task" not in repr(callback) for callback in queued)
 
 
 def test_a_different_seed_is_a_new_computation(lab, course, alice):
