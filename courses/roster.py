@@ -175,8 +175,9 @@ def roster_sync(*, course: Course, entries: list[RosterEntry],
     (changing nothing) for duplicate or blank external ids or roles other than student and
     ta. Raises RosterMassDeactivation (changing nothing) when, without
     `allow_mass_deactivation`, more than one and more than `max_deactivation_share()` of the
-    active LMS-managed enrolments would be deactivated, or an empty list would deactivate any. Concurrent syncs of one course are serialized. The
-    number of queries does not grow with the roster.
+    active LMS-managed enrolments would be deactivated, or an empty list would deactivate any.
+    Concurrent syncs of one course are serialized. The number of queries does not grow with
+    the roster.
     """
     _validate(entries)
     Course.objects.select_for_update().filter(pk=course.pk).first()

@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from courses.models import Lab
@@ -81,7 +82,15 @@ def predictions_grade_for_run(*, run_id: int) -> int:
     measured = measured_value(run.result, spec["measure"])
     variant = variant_for(student=submission.student, course=submission.course,
                           exercise=submission.part.exercise)
-    result = grade(submission.raw_answer, spec_against_measurement(spec, measured), variant.params)
+    try:
+        result = grade(submission.raw_answer, spec_against_measurement(spec, measured),
+                       variant.params)
+    except Exception:  # a grader crash keeps the prediction; the recovery sweep grades it again
+        logger.exception("grader failed on prediction %s", submission.pk)
+        _store(submission, outcome=Submission.Outcome.ERROR, score=None,
+               feedback="Something went wrong while grading your prediction. It is saved and "
+                        "will be graded again.", misconception="", failed=True)
+        return 1
     shown = _display(measured)
     feedback = f"You predicted: {submission.raw_answer.strip()}. The lab measured: {shown}. "
     if result.misconception:  # the feedback written for this very mistake
@@ -101,11 +110,12 @@ def _display(value: Any) -> str:
 
 
 def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
-           misconception: str) -> None:
+           misconception: str, failed: bool = False) -> None:
+    failures = F("grading_failures") + 1 if failed else 0
     with transaction.atomic():
         updated = Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
             outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-            grader_version=GRADER_VERSION, graded_at=timezone.now(),
+            grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
         )
         if updated and outcome in GRADED:  # the webhook outbox row commits with the grade
             outbox_record(event="submission.graded", subject_id=submission.pk,

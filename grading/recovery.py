@@ -8,19 +8,26 @@ and on worker start, finds submissions pending for longer than any request takes
 - grades an ordinary answer that was never graded;
 - requests the lab run of a prediction that has none;
 - grades a prediction whose run finished but whose grading hook was lost;
-- runs the lab again for a prediction whose run failed, up to MAX_PREDICTION_RUNS runs.
+- runs the lab again for a prediction whose run failed, up to MAX_PREDICTION_RUNS runs;
+- grades again an answer the grader crashed on (outcome "error"): up to MAX_GRADING_RETRIES
+  times with one grader version, and once more whenever a new GRADER_VERSION is deployed.
 
-Predictions whose run is still queued or running are left to the lab run sweeper.
+Predictions whose run is still queued or running are left to the lab run sweeper. A
+submission that cannot be recovered (its grading crashes again) is logged and skipped; the
+sweep goes on with the others.
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from grading.checkers import GRADER_VERSION
 from grading.models import Submission
 from grading.predictions import MAX_PREDICTION_RUNS, prediction_submit, predictions_grade_for_run
 from grading.services import submission_grade
@@ -32,6 +39,8 @@ logger = logging.getLogger(__name__)
 #: A submission pending this long was abandoned: grading takes well under a second and a web
 #: request is cut off long before this.
 STALE_AFTER = timedelta(seconds=getattr(settings, "SUBMISSION_RECOVERY_SECONDS", 120))
+#: An answer the grader failed on is graded again at most this many times per grader version.
+MAX_GRADING_RETRIES = 3
 
 
 @dataclass
@@ -42,11 +51,13 @@ class RecoveryReport:
     runs_requested: list[int] = field(default_factory=list)
     predictions_graded: list[int] = field(default_factory=list)
     runs_retried: list[int] = field(default_factory=list)
+    regraded_after_error: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return (len(self.graded) + len(self.runs_requested) + len(self.predictions_graded)
-                + len(self.runs_retried))
+                + len(self.runs_retried) + len(self.regraded_after_error))
 
 
 def submissions_recover(*, older_than: timedelta = STALE_AFTER,
@@ -61,22 +72,39 @@ def submissions_recover(*, older_than: timedelta = STALE_AFTER,
     pending = Submission.objects.filter(
         outcome=Submission.Outcome.PENDING, created_at__lt=cutoff).order_by("pk")
     for submission_id in pending.values_list("pk", flat=True):
-        with transaction.atomic():
-            submission = _lock_if_still(submission_id, Submission.Outcome.PENDING)
-            if submission is not None:
-                _recover_pending(submission, cutoff, report)
+        _recover_one(submission_id, Submission.Outcome.PENDING, report,
+                     lambda s: _recover_pending(s, cutoff, report))
     failed_predictions = Submission.objects.filter(
-        outcome=Submission.Outcome.ERROR, created_at__lt=cutoff,
+        outcome=Submission.Outcome.ERROR, created_at__lt=cutoff, grading_failures=0,
         lab_runs__status=LabRun.Status.FAILED,
     ).distinct().order_by("pk")
     for submission_id in failed_predictions.values_list("pk", flat=True):
-        with transaction.atomic():
-            submission = _lock_if_still(submission_id, Submission.Outcome.ERROR)
-            if submission is not None:
-                _retry_failed_prediction(submission, report)
-    if report.total:
+        _recover_one(submission_id, Submission.Outcome.ERROR, report,
+                     lambda s: _retry_failed_prediction(s, report))
+    crashed = Submission.objects.filter(
+        Q(grading_failures__lte=MAX_GRADING_RETRIES) | ~Q(grader_version=GRADER_VERSION),
+        outcome=Submission.Outcome.ERROR, grading_failures__gt=0, graded_at__lt=cutoff,
+    ).order_by("pk")
+    for submission_id in crashed.values_list("pk", flat=True):
+        _recover_one(submission_id, Submission.Outcome.ERROR, report,
+                     lambda s: _regrade_after_error(s, report))
+    if report.total or report.failed:
         logger.warning("recovered abandoned submissions: %s", report)
     return report
+
+
+def _recover_one(submission_id: int, outcome: str, report: RecoveryReport,
+                 recover: Callable[[Submission], None]) -> None:
+    """Lock the submission if it still has `outcome` and recover it in its own transaction;
+    an exception is logged and recorded, and the sweep goes on."""
+    try:
+        with transaction.atomic():
+            submission = _lock_if_still(submission_id, outcome)
+            if submission is not None:
+                recover(submission)
+    except Exception:  # one broken submission must not stop the sweep for the others
+        logger.exception("could not recover submission %s", submission_id)
+        report.failed.append(submission_id)
 
 
 def _recover_pending(submission: Submission, cutoff: datetime, report: RecoveryReport) -> None:
@@ -103,6 +131,18 @@ def _retry_failed_prediction(submission: Submission, report: RecoveryReport) -> 
         outcome=Submission.Outcome.PENDING, feedback="Prediction recorded. Running the lab again...")
     _request_run(submission)
     report.runs_retried.append(submission.pk)
+
+
+def _regrade_after_error(submission: Submission, report: RecoveryReport) -> None:
+    if submission.part.spec.get("lab"):
+        latest = _latest_run(submission)
+        if latest is None or latest.status != LabRun.Status.SUCCEEDED:
+            return  # the run itself failed: the failed-prediction path decides
+        Submission.objects.filter(pk=submission.pk).update(outcome=Submission.Outcome.PENDING)
+        predictions_grade_for_run(run_id=latest.pk)
+    else:
+        submission_grade(submission=submission)
+    report.regraded_after_error.append(submission.pk)
 
 
 def _lock_if_still(submission_id: int, outcome: str) -> Submission | None:

@@ -120,10 +120,12 @@ def submission_grade(*, submission: Submission) -> Submission:
         result = grade(submission.raw_answer, part.spec, variant.params)
     except Exception:  # the grader's failure must never lose or block the student's answer
         logger.exception("grader failed on submission %s", submission.pk)
+        submission.grading_failures += 1
         return _store(submission, outcome=Submission.Outcome.ERROR, score=None, canonical="",
                       feedback="Something went wrong while grading. Your answer is saved and "
                                "will be graded again; this did not use an attempt.",
                       misconception="", counts=False)
+    submission.grading_failures = 0
 
     outcome = _outcome(result.outcome)
     if outcome == Submission.Outcome.INVALID:
@@ -196,7 +198,7 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
     with transaction.atomic():
         submission.save(update_fields=[
             "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
-            "grader_version", "graded_at",
+            "grader_version", "graded_at", "grading_failures",
         ])
         if outcome in GRADED:  # the webhook outbox row commits with the grade
             outbox_record(event="submission.graded", subject_id=submission.pk,

@@ -109,8 +109,8 @@ def dead_broker():
     from config.celery import app
 
     def reset_pools() -> None:
-        app._pool = None
-        app.amqp._producer_pool = None
+        app._pool = None  # type: ignore[attr-defined]  # Celery rebuilds them from the conf
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     saved = (app.conf.broker_url, app.conf.broker_transport_options)
     with socket.socket() as probe:  # a port that was free a moment ago: connection refused

@@ -47,7 +47,7 @@ class ApiView(APIView):
         value (`?since=`) is a value to validate, not an absent one; a parameter the
         serializer does not declare (`limit`, `format`, ...) is left to whoever reads it."""
         params = self.request.query_params
-        data = {name: params.get(name) for name in serializer_class().fields if name in params}
+        data = {name: params.get(name) for name in list(serializer_class().fields) if name in params}
         filters = serializer_class(data=data)
         filters.is_valid(raise_exception=True)
         return dict(filters.validated_data)

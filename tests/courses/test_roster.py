@@ -233,7 +233,7 @@ def test_a_sync_deactivating_more_than_the_allowed_share_is_refused_unless_confi
     assert "3 of the 10" in refused.json()["message"]
     assert Enrollment.objects.filter(course=course, external_id__gt="", is_active=True).count() == 10
 
-    within = client.put(url, {"roster": keep + [{"external_id": "s7"}, {"external_id": "s8"}]},
+    within = client.put(url, {"roster": [*keep, {"external_id": "s7"}, {"external_id": "s8"}]},
                         content_type="application/json")  # drops 1 of 10
     assert within.status_code == 200 and within.json()["deactivated"] == ["s9"]
 

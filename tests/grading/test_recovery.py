@@ -149,3 +149,114 @@ def test_a_real_worker_grades_an_abandoned_answer_on_its_own(celery_worker, alic
 def test_the_sweep_is_scheduled(settings):
     schedule = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "grading.tasks.submissions_recover_task" in schedule
+
+
+class _GraderBug:
+    """Makes the grader crash, as a bug in a checker would, until it is "fixed"."""
+
+    def __init__(self, monkeypatch) -> None:
+        import grading.predictions
+        import grading.services
+
+        self.monkeypatch = monkeypatch
+        self.targets = (grading.services, grading.predictions)
+        self.real = grading.services.grade
+        for module in self.targets:
+            monkeypatch.setattr(module, "grade", self.crash)
+
+    @staticmethod
+    def crash(*_args, **_kwargs):
+        raise OverflowError("a grader bug")
+
+    def fix(self, *, new_version: str | None = None) -> None:
+        import grading.recovery
+
+        for module in self.targets:
+            self.monkeypatch.setattr(module, "grade", self.real)
+        if new_version:
+            for module in (*self.targets, grading.recovery):
+                self.monkeypatch.setattr(module, "GRADER_VERSION", new_version)
+
+
+def _age_verdict(submission: Submission) -> None:
+    Submission.objects.filter(pk=submission.pk).update(graded_at=timezone.now() - LONG_AGO,
+                                                       created_at=timezone.now() - LONG_AGO)
+
+
+def test_an_answer_the_grader_crashed_on_is_graded_again_once_the_grader_is_fixed(
+        alice, course, bound, monkeypatch):
+    bug = _GraderBug(monkeypatch)
+    submission = submission_create(student=alice, course=course, part=bound,
+                                   raw_answer=_correct_bound(alice, course, bound))
+    assert (submission.outcome, submission.grading_failures) == (Submission.Outcome.ERROR, 1)
+    assert not submission.counts_as_attempt
+    _age_verdict(submission)
+
+    bug.fix()
+    report = submissions_recover()
+
+    submission.refresh_from_db()
+    assert report.regraded_after_error == [submission.pk]
+    assert submission.outcome == Submission.Outcome.CORRECT
+    assert submission.counts_as_attempt and submission.grading_failures == 0
+
+
+def test_an_error_verdict_younger_than_the_cutoff_waits(alice, course, bound, monkeypatch):
+    bug = _GraderBug(monkeypatch)
+    submission_create(student=alice, course=course, part=bound, raw_answer="0.5")
+    bug.fix()
+    assert submissions_recover(older_than=timedelta(minutes=2)).regraded_after_error == []
+
+
+def test_a_grader_that_keeps_crashing_is_retried_a_bounded_number_of_times_per_version(
+        alice, course, bound, monkeypatch):
+    from grading.recovery import MAX_GRADING_RETRIES
+
+    bug = _GraderBug(monkeypatch)
+    submission = submission_create(student=alice, course=course, part=bound, raw_answer="0.5")
+    for _ in range(MAX_GRADING_RETRIES):
+        _age_verdict(submission)
+        assert submissions_recover().regraded_after_error == [submission.pk]
+    _age_verdict(submission)
+    assert submissions_recover().total == 0  # given up with this grader version
+    assert Submission.objects.get(pk=submission.pk).outcome == Submission.Outcome.ERROR
+
+    bug.fix(new_version="99.0.0")  # a fix is deployed: one more try
+    assert submissions_recover().regraded_after_error == [submission.pk]
+    assert Submission.objects.get(pk=submission.pk).outcome in (Submission.Outcome.CORRECT,
+                                                                Submission.Outcome.INCORRECT)
+
+
+def test_a_prediction_the_grader_crashed_on_is_graded_again_from_its_run(
+        alice, course, shape, monkeypatch, django_capture_on_commit_callbacks):
+    submission = _predicted_long_ago(alice, course, shape, django_capture_on_commit_callbacks)
+    run = LabRun.objects.get(submission=submission)
+    bug = _GraderBug(monkeypatch)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute(run_id=run.pk)
+    crashed = Submission.objects.get(pk=submission.pk)
+    assert (crashed.outcome, crashed.grading_failures) == (Submission.Outcome.ERROR, 1)
+    _age_verdict(crashed)
+
+    bug.fix()
+    assert submissions_recover().regraded_after_error == [submission.pk]
+    assert Submission.objects.get(pk=submission.pk).outcome == Submission.Outcome.CORRECT
+
+
+def test_one_submission_that_cannot_be_recovered_does_not_stop_the_sweep(
+        alice, bob, course, bound, monkeypatch):
+    first = _stored_but_never_graded(alice, course, bound, "0.5")
+    second = _stored_but_never_graded(bob, course, bound, _correct_bound(bob, course, bound))
+    import grading.recovery
+
+    real = grading.recovery.submission_grade
+
+    def grade_but_break_the_first(*, submission):
+        if submission.pk == first.pk:
+            raise RuntimeError("database hiccup")
+        return real(submission=submission)
+
+    monkeypatch.setattr(grading.recovery, "submission_grade", grade_but_break_the_first)
+    report = submissions_recover()
+    assert report.failed == [first.pk] and report.graded == [second.pk]
+    assert Submission.objects.get(pk=second.pk).outcome == Submission.Outcome.CORRECT
