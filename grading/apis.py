@@ -146,8 +146,9 @@ class SubmissionListApi(ApiView):
     def post(self, request: Request, course_slug: str) -> Response:
         """Submit an answer; it is stored, graded at once and the verdict returned (201).
 
-        Refused answers (not enrolled, no attempts left, question withdrawn) are a 409 and
-        store nothing. An invalid answer (unreadable) is stored with outcome "invalid" and
+        Refused answers are a 409 `submission_refused` and store nothing: not enrolled, the
+        question withdrawn, past the deadline, the part already solved (the web page hides
+        its form then; the API applies the same rule), or no attempts left. An invalid answer (unreadable) is stored with outcome "invalid" and
         uses no attempt.
         """
         access = self.access(course_slug)

@@ -67,7 +67,8 @@ def submission_create(
     """Store `raw_answer` exactly as typed, then grade it and store the verdict.
 
     Raises SubmissionRefused, storing nothing, when the student is not an active member of
-    the course, the part is archived, or no attempts are left. Never raises because of the
+    the course, the part is archived, the deadline has passed, the part is already solved
+    (a correct answer counted), or no attempts are left. Never raises because of the
     grader: a grader exception is stored as outcome `error` with the answer kept.
     `on_stored(submission)` runs inside the transaction that stores the answer.
     """
@@ -83,6 +84,9 @@ def submission_create(
             raise SubmissionRefused("This question is not part of this course.")
         _refuse_after_deadline(student=student, course=course, exercise=part.exercise)
         state = attempt_state(student=student, course=course, part=part)
+        if state.solved:
+            raise SubmissionRefused("You have already solved this question; your correct "
+                                    "answer is kept.")
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")
         variant = variant_for(student=student, course=course, exercise=part.exercise)

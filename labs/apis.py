@@ -16,7 +16,7 @@ from config.api.views import ApiView
 from courses.models import Lab
 from grading.apis import acting_for, acting_student
 from labs.models import LabRun
-from labs.services import LabParamsInvalid, lab_run_request
+from labs.services import LabParamsInvalid, LabRunRefused, lab_run_request
 
 
 class LabRunOutput(serializers.ModelSerializer):
@@ -70,7 +70,11 @@ class LabRunListApi(ApiView):
     @extend_schema(request=InputSerializer, responses={202: LabRunOutput},
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
     def post(self, request: Request, course_slug: str) -> Response:
-        """Request a run: 202 with its Location; poll it for status, progress and result."""
+        """Request a run: 202 with its Location; poll it for status, progress and result.
+
+        409 `predict_first` when the lab would show the answer to a prediction the student
+        has not made yet (as on the lab's page); staff are not held back.
+        """
         access = self.access(course_slug)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -96,6 +100,8 @@ class LabRunListApi(ApiView):
                           for k, v in exc.errors.items()}
                 raise ApiError(400, "invalid", "The lab parameters are not valid; see fields.",
                                fields) from exc
+            except LabRunRefused as exc:
+                raise ApiError(409, "predict_first", str(exc)) from exc
             return respond(run)
 
         def replay(resource: str) -> Response | None:

@@ -22,10 +22,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.queueing import task_send, task_send_on_commit
-from courses.models import Course, Lab
+from courses.models import Course, Enrollment, Lab
 from courses.webhooks import outbox_record
 from labs.claims import RunClaim, run_claim
 from labs.models import LabRun
+from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
 
 logger = logging.getLogger(__name__)
@@ -36,6 +37,11 @@ STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
 PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 RUN_TASK = "labs.tasks.lab_run_task"
+
+
+class LabRunRefused(Exception):
+    """The run may not be made (nothing was stored): it would show the answer to a prediction
+    the student has not made yet."""
 
 
 class LabParamsInvalid(Exception):
@@ -64,7 +70,9 @@ def lab_run_request(
 ) -> LabRun:
     """Validate `params`, store a run and queue it for a worker once the transaction commits.
 
-    Raises LabParamsInvalid (storing nothing) for bad parameters. When a finished run of the
+    Raises LabParamsInvalid (storing nothing) for bad parameters, and LabRunRefused when a
+    student asks for a lab that grades a prediction they have not made yet ("predict first";
+    staff, and the run that grades the prediction itself, are not held back). When a finished run of the
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
@@ -73,6 +81,8 @@ def lab_run_request(
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:
         raise LabParamsInvalid(errors)
+    if submission is None:
+        _refuse_before_predictions(lab=lab, course=course, requester=requester)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     key = params_key(clean)
     with transaction.atomic():
@@ -101,6 +111,19 @@ def lab_run_request(
         else:
             task_send_on_commit(RUN_TASK, run.pk)
     return run
+
+
+def _refuse_before_predictions(*, lab: Lab, course: Course, requester: User) -> None:
+    is_staff = Enrollment.objects.filter(
+        user=requester, course=course, is_active=True,
+        role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR)).exists()
+    if is_staff:
+        return
+    due = predictions_due(lab=lab, course=course, student_id=requester.pk)
+    if due:
+        titles = "; ".join(exercise.title for exercise in due)
+        raise LabRunRefused(f"Predict first: this lab shows the answer to {titles}. Make and "
+                            "lock in your prediction there before you run it.")
 
 
 def _enqueue(run_id: int) -> None:

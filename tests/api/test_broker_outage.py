@@ -11,6 +11,7 @@ from courses.webhooks import webhook_outbox_sweep, webhook_subscribe
 from grading.models import Submission
 from labs.models import LabRun
 from labs.services import lab_run_sweep
+from tests.factories import predictions_made
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,6 +40,7 @@ def test_an_answer_is_stored_graded_and_answered_while_the_broker_is_down(
 
 def test_a_lab_run_is_stored_and_accepted_while_the_broker_is_down(
         course, alice, client_for, dead_broker) -> None:
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
     client = client_for(alice)
     url = f"/api/v1/courses/{course.slug}/lab-runs/"
     first = client.post(url, {"lab": "word-vectors"}, format="json", HTTP_IDEMPOTENCY_KEY="outage-2")

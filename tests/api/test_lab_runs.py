@@ -5,9 +5,15 @@ import pytest
 from courses.models import IdempotencyRecord
 from labs.models import LabRun
 from labs.services import lab_run_execute
+from tests.factories import predictions_made
 from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _alice_has_predicted(course, alice) -> None:
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
 
 
 def url(course, tail: str = "") -> str:

@@ -18,6 +18,7 @@ from courses.models import ApiKey, Course, Part, WebhookDelivery
 from courses.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
+from tests.factories import predictions_made
 
 CALLERS = ("anon", "alice", "irene", "lms", "readonly", "other_key", "revoked")
 
@@ -61,6 +62,8 @@ def world(settings, course, other_course, alice, bob, irene, numeric_part, clien
     from courses.models import Lab
 
     lab = Lab.objects.get(slug="word-vectors")
+    for student in (alice, bob):
+        predictions_made(student=student, course=course, lab_slug="word-vectors")
     submission = submission_create(student=bob, course=course, part=numeric_part, raw_answer="0.5")
     run = lab_run_request(lab=lab, course=course, requester=bob, params={})
     clients = {

@@ -22,6 +22,7 @@ from courses.models import WebhookDelivery
 from courses.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
+from tests.factories import predictions_made
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +84,7 @@ def world(in_process_app, course, alice, bob, irene, numeric_part, settings) -> 
 
     settings.WEBHOOK_ALLOW_PRIVATE_HOSTS = True
     submission = submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
     run = lab_run_request(lab=Lab.objects.get(slug="word-vectors"), course=course, requester=alice,
                           params={})
     hook = webhook_subscribe(course=course, url="http://127.0.0.1:9/", events=["submission.graded"])

@@ -29,6 +29,7 @@ from courses.webhooks import (
 from grading.models import Submission
 from grading.services import submission_create, submission_grade
 from labs.services import lab_run_execute, lab_run_request
+from tests.factories import predictions_made
 from tests.workers import wait_for
 
 
@@ -145,6 +146,7 @@ def test_the_outbox_refuses_to_record_outside_a_transaction(course) -> None:
 
 @pytest.mark.django_db
 def test_a_finished_lab_run_writes_a_lab_run_finished_row(course, alice, subscription) -> None:
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
     run = lab_run_request(lab=Lab.objects.get(slug="word-vectors"), course=course, requester=alice,
                           params={})
     assert lab_run_execute(run_id=run.pk) == "succeeded"
