@@ -148,8 +148,8 @@ class SubmissionListApi(ApiView):
 
         Refused answers are a 409 `submission_refused` and store nothing: not enrolled, the
         question withdrawn, past the deadline, the part already solved (the web page hides
-        its form then; the API applies the same rule), or no attempts left. An invalid answer (unreadable) is stored with outcome "invalid" and
-        uses no attempt.
+        its form then; the API applies the same rule), or no attempts left. An invalid answer
+        (unreadable) is stored with outcome "invalid" and uses no attempt.
         """
         access = self.access(course_slug)
         serializer = self.InputSerializer(data=request.data)
