@@ -75,9 +75,10 @@ def acting_student(access: CourseAccess, student_id: int | None) -> User:
 
 
 class SubmissionOutput(serializers.ModelSerializer):
-    """A submission; `misconception` (a tag from the answer key) only for staff and keys:
-    pass context {"staff": False} for a student."""
+    """A submitted answer and its verdict. `misconception` (a tag from the answer key) is
+    shown to staff and API keys only."""
 
+    # Serialized with context {"staff": bool}; without staff the misconception is dropped.
     exercise = serializers.CharField(source="part.exercise.slug")
     part_key = serializers.CharField(source="part.key")
     answer = serializers.CharField(source="raw_answer")

@@ -38,6 +38,26 @@ def test_the_schema_is_openapi_3_and_documents_the_error_shape(client) -> None:
     assert "apiKey" in schema["components"]["securitySchemes"]
 
 
+def _descriptions(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("description", "summary") and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _descriptions(item)
+
+
+def test_the_schema_text_is_written_for_integrators_not_python_programmers(client) -> None:
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    leaks = [text for text in _descriptions(schema)
+             if any(marker in text for marker in ("context", "False}", "True}", "self.",
+                                                   "kwargs", "None)", "queryset"))]
+    assert not leaks, leaks
+
+
 def test_the_docs_page_loads_its_assets_from_this_server_only(client) -> None:
     page = client.get("/api/v1/docs/")
     assert page.status_code == 200
