@@ -146,6 +146,21 @@ class ApiKeyAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> Any:
         return [] if obj is None else self.get_fields(request, obj)
 
+    def get_form(self, request: Any, obj: ApiKey | None = None, change: bool = False,
+                 **kwargs: Any) -> Any:
+        """On the add form the role is an explicit choice with its meaning spelled out (a
+        preselected "read only" left LMS integrators with keys that could not write)."""
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None and "role" in form.base_fields:
+            field = form.base_fields["role"]
+            field.choices = [("", "Choose what the key may do"), *ApiKey.Role.choices]
+            field.initial = ""
+            field.required = True
+            field.help_text = ("LMS: read and write (submit answers for students, sync the "
+                               "roster, request lab runs, manage webhooks). Read only: read the "
+                               "gradebook, submissions and lab runs.")
+        return form
+
     def save_model(self, request: Any, obj: ApiKey, form: Any, change: bool) -> None:
         if change:
             return

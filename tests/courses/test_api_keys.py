@@ -111,3 +111,46 @@ def test_the_admin_lists_failed_deliveries_and_replays_them(settings, client, co
     assert (failed.status, failed.attempts) == ("pending", 0)
     for model in ("webhooksubscription", "idempotencyrecord", "apikey"):
         assert client.get(reverse(f"admin:courses_{model}_changelist")).status_code == 200
+
+
+def test_create_api_key_prints_a_token_that_can_write_at_once(course, irene) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out, err = StringIO(), StringIO()
+    call_command("create_api_key", "--course", course.slug, "--role", "lms", stdout=out, stderr=err)
+    token = out.getvalue().strip()
+    assert token.startswith("grk_") and "not be shown again" in err.getvalue()
+    key = ApiKey.objects.get()
+    assert (key.role, key.created_by, key.course) == ("lms", irene, course)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    response = client.put(f"/api/v1/courses/{course.slug}/roster/",
+                          {"roster": [{"external_id": "s1"}]}, format="json")
+    assert response.status_code == 200
+
+
+def test_create_api_key_explains_what_is_missing(course, module_05) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="No course"):
+        call_command("create_api_key", "--course", "nope", "--role", "lms")
+    with pytest.raises(CommandError, match="--created-by"):
+        call_command("create_api_key", "--course", course.slug, "--role", "lms")
+    with pytest.raises(CommandError):
+        call_command("create_api_key", "--course", course.slug, "--role", "admin")
+
+
+def test_the_admins_add_key_form_asks_for_the_role_instead_of_preselecting_read_only(
+        client, course) -> None:
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    page = client.get(reverse("admin:courses_apikey_add")).content.decode()
+    assert '<option value="" selected>Choose what the key may do</option>' in page
+    assert "sync the roster" in page
+    refused = client.post(reverse("admin:courses_apikey_add"), {"course": course.pk, "name": "LMS"})
+    assert refused.status_code == 200 and not ApiKey.objects.exists()
+    client.post(reverse("admin:courses_apikey_add"), {"course": course.pk, "name": "LMS", "role": "lms"})
+    assert ApiKey.objects.get().role == "lms"
