@@ -1,7 +1,8 @@
 """Django admin for content, course runs and enrolments (content is authored in files)."""
 
-from typing import Any
+from typing import Any, cast
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -152,7 +153,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
         preselected "read only" left LMS integrators with keys that could not write)."""
         form = super().get_form(request, obj, change=change, **kwargs)
         if obj is None and "role" in form.base_fields:
-            field = form.base_fields["role"]
+            field = cast(forms.TypedChoiceField, form.base_fields["role"])
             field.choices = [("", "Choose what the key may do"), *ApiKey.Role.choices]
             field.initial = ""
             field.required = True
