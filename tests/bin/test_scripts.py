@@ -94,8 +94,9 @@ def test_run_and_test_environments_do_not_reinstall_each_other(tmp_path) -> None
     env = {**os.environ, "PIP_NO_INDEX": "1"}  # offline: only the empty locks are installed
 
     def source(venv: str, lock: str) -> str:
-        done = subprocess.run([shutil.which("bash") or "/bin/bash", "-c", f". bin/_env.sh {venv} {lock} && command -v python"],
-                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        command = [shutil.which("bash") or "/bin/bash", "-c",
+                   f". bin/_env.sh {venv} {lock} && command -v python"]
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr + done.stdout
         return done.stdout
 
