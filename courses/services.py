@@ -74,7 +74,9 @@ def content_sync(
         raise ContentInvalid([ContentError(str(root), 1, "no module.toml found here or below")])
     bundles = [read_module_folder(folder) for folder in folders]
     errors = [error for files in bundles for error in validate_content(files, validators)]
-    errors += _database_conflicts(bundles)
+    if errors:  # the conflict check below relies on valid files
+        raise ContentInvalid(errors)
+    errors = _database_conflicts(bundles)
     if errors:
         raise ContentInvalid(errors)
     report = SyncReport()

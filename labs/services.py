@@ -150,8 +150,9 @@ def lab_run_execute(*, run_id: int) -> str:
 
     Returns what happened: "succeeded", "failed", "finished-already" (a redelivered task),
     "busy" (another worker holds a live claim) or "superseded" (our claim went stale and
-    another worker re-ran it, so our result was discarded). Simulation errors mark the run
-    failed with the message; database errors propagate so the task can retry.
+    another worker re-ran it, so our result was discarded). Parameters outside the simulation's
+    own limits (whatever the lab's content said) and simulation errors mark the run failed with
+    a message; database errors propagate so the task can retry.
     """
     claim = run_claim(run_id, now=timezone.now(), stale_after=STALE_AFTER)
     if claim is None:
@@ -161,10 +162,18 @@ def lab_run_execute(*, run_id: int) -> str:
         return "finished-already" if status in FINISHED else "busy"
 
     simulation = SIMULATIONS[claim.simulation]
+    # The simulation's own limits hold whatever the lab's content or a stored row says.
+    params, errors = validate_params(claim.simulation, claim.params)
+    if errors:
+        logger.warning("lab run %s refused: parameters outside the simulation's limits: %s",
+                       run_id, errors)
+        problems = "; ".join(errors.values())
+        return _finish(run_id, claim, status=LabRun.Status.FAILED,
+                       error=f"These parameters are outside what the simulation allows: {problems}")
     started = time.perf_counter()
     try:
         result = simulation.run(
-            claim.params, rng=np.random.default_rng(claim.seed),
+            params, rng=np.random.default_rng(claim.seed),
             progress=_progress_writer(run_id, claim.token),
         )
     except Exception as exc:  # a broken simulation fails this run, never the worker
