@@ -3,7 +3,7 @@ the request that stored the work.
 
 The database row a task processes (a lab run, an outbox delivery, a submission) is the
 source of truth; the broker message only says "look at it now". So a message that cannot be
-sent is logged and dropped: the sweeps (labs.tasks, courses.tasks, grading.tasks) find the
+sent is logged and dropped: the sweeps (labs.tasks, events.tasks, grading.tasks) find the
 row and queue it again once the broker is back.
 """
 

@@ -13,8 +13,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from courses.models import Lab
-from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, grade
+from grading.events import submission_graded_record
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
@@ -118,5 +118,4 @@ def _store(submission: Submission, *, outcome: str, score: float | None, feedbac
             grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
         )
         if updated and outcome in GRADED:  # the webhook outbox row commits with the grade
-            outbox_record(event="submission.graded", subject_id=submission.pk,
-                          course_id=submission.course_id)
+            submission_graded_record(submission)

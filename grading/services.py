@@ -16,9 +16,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
-from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.dashboard.deadlines import deadline_for
+from grading.events import submission_graded_record
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -205,6 +205,5 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
             "grader_version", "graded_at", "grading_failures",
         ])
         if outcome in GRADED:  # the webhook outbox row commits with the grade
-            outbox_record(event="submission.graded", subject_id=submission.pk,
-                          course_id=submission.course_id)
+            submission_graded_record(submission)
     return submission

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Enrollment, Lab
-from courses.webhooks import outbox_record
 from labs.claims import RunClaim, run_claim
+from labs.events import lab_run_finished_record
 from labs.models import LabRun
 from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
@@ -106,7 +106,7 @@ def lab_run_request(
                 started_at=now, finished_at=now,
             )
             run.refresh_from_db()
-            outbox_record(event="lab_run.finished", subject_id=run.pk, course_id=course.pk)
+            lab_run_finished_record(run_id=run.pk, course_id=course.pk)
             transaction.on_commit(lambda: _after_finish(run.pk))
         else:
             task_send_on_commit(RUN_TASK, run.pk)
@@ -196,7 +196,7 @@ def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
         if not updated:
             return "superseded"
         # The webhook rows commit with the result, or not at all.
-        outbox_record(event="lab_run.finished", subject_id=run_id, course_id=claim.course_id)
+        lab_run_finished_record(run_id=run_id, course_id=claim.course_id)
         if claim.has_submission:
             transaction.on_commit(lambda: _after_finish(run_id))
     return str(status)

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from courses.models import WebhookDelivery
-from courses.webhooks import webhook_outbox_sweep, webhook_subscribe
+from events.delivery import webhook_outbox_sweep
+from events.models import WebhookDelivery
+from events.webhooks import webhook_subscribe
 from grading.models import Submission
 from labs.models import LabRun
 from labs.services import lab_run_sweep

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from courses.api_keys import api_key_create, api_key_revoke
-from courses.models import ApiKey, Course, Part, WebhookDelivery
-from courses.webhooks import webhook_subscribe
+from api.keys import api_key_create, api_key_revoke
+from api.models import ApiKey
+from courses.models import Course, Part
+from events.models import WebhookDelivery
+from events.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
 from tests.factories import predictions_made

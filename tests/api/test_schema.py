@@ -18,8 +18,8 @@ from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from courses.models import WebhookDelivery
-from courses.webhooks import webhook_subscribe
+from events.models import WebhookDelivery
+from events.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
 from tests.factories import predictions_made
@@ -99,7 +99,7 @@ def in_process_app() -> Iterator[WSGIHandler]:
 @pytest.fixture
 def world(in_process_app, course, alice, bob, irene, numeric_part, settings) -> dict[str, Any]:
     """Real objects, so that generated requests reach them and not only 404s."""
-    from courses.api_keys import api_key_create
+    from api.keys import api_key_create
     from courses.models import Lab
 
     settings.WEBHOOK_ALLOW_PRIVATE_HOSTS = True

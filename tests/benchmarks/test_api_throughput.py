@@ -26,7 +26,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from courses.api_keys import api_key_create
+from api.keys import api_key_create
 from courses.models import Exercise, Part
 from grading.models import Submission
 from tests import workers

@@ -59,7 +59,7 @@ def test_labs_without_predictions_and_staff_are_not_held_back(course, alice, ire
 def test_a_key_acting_for_a_student_follows_the_students_rule(course, alice, irene):
     from rest_framework.test import APIClient
 
-    from courses.api_keys import api_key_create
+    from api.keys import api_key_create
 
     token = api_key_create(course=course, name="LMS", role="lms", created_by=irene).token
     client = APIClient()
