@@ -85,14 +85,34 @@ PART_OPTIONAL = {"points": NUMBER, "prompt": STR}
 
 SpecValidator = Callable[[dict[str, Any]], list[str]]
 LabParamsValidator = Callable[[str, dict[str, Any]], list[str]]
+LabSchemaBuilder = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 
 @dataclass
 class Validators:
-    """Hooks into the other apps: the grading registry checks part specs, labs their schema."""
+    """Hooks into the apps above: grading checks part specs, labs a lab's simulation and
+    parameter overrides (and builds the schema stored with the lab)."""
 
     part_spec: SpecValidator | None = None
     lab: LabParamsValidator | None = None
+    lab_schema: LabSchemaBuilder | None = None
+
+
+#: Filled by GradingConfig.ready() and LabsConfig.ready(): courses never imports the apps
+#: that own those vocabularies (they sit above it).
+REGISTERED = Validators()
+
+
+def content_validators_register(*, part_spec: SpecValidator | None = None,
+                                lab: LabParamsValidator | None = None,
+                                lab_schema: LabSchemaBuilder | None = None) -> None:
+    """Install the validators an app owns (each argument given replaces the current one)."""
+    if part_spec is not None:
+        REGISTERED.part_spec = part_spec
+    if lab is not None:
+        REGISTERED.lab = lab
+    if lab_schema is not None:
+        REGISTERED.lab_schema = lab_schema
 
 
 class _Collector:
