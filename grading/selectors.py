@@ -18,12 +18,12 @@ from django.http import Http404
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.models import Submission
-from grading.predictions import measured_value
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
 from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
 from labs.models import LabRun
+from labs.predictions import measured_value
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
 WAITING = (Submission.Outcome.PENDING, Submission.Outcome.REVIEW)

@@ -19,6 +19,7 @@ from courses.models import Course, Enrollment, Exercise, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.dashboard.deadlines import deadline_for
 from grading.events import submission_graded_record
+from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -153,13 +154,11 @@ def submission_grade(*, submission: Submission) -> Submission:
 
     attempt_number = earlier.filter(pk__lt=submission.pk).count() + 1
     score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
-    if part.spec.get("lab") and outcome != Submission.Outcome.REVIEW:
-        from grading.predictions import prediction_submit
-
+    if lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW:
         _store(submission, outcome=Submission.Outcome.PENDING, score=None,
                canonical=result.canonical, feedback="Prediction recorded. Running the lab...",
                misconception="", counts=True)
-        return prediction_submit(submission=submission, params=variant.params)
+        return lab_grading_submit(submission, variant.params)
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
                   feedback=result.feedback, misconception=result.misconception or "",
                   counts=True)

@@ -107,7 +107,6 @@ def lab_run_request(
             )
             run.refresh_from_db()
             lab_run_finished_record(run_id=run.pk, course_id=course.pk)
-            transaction.on_commit(lambda: _after_finish(run.pk))
         else:
             task_send_on_commit(RUN_TASK, run.pk)
     return run
@@ -197,16 +196,7 @@ def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
             return "superseded"
         # The webhook rows commit with the result, or not at all.
         lab_run_finished_record(run_id=run_id, course_id=claim.course_id)
-        if claim.has_submission:
-            transaction.on_commit(lambda: _after_finish(run_id))
     return str(status)
-
-
-def _after_finish(run_id: int) -> None:
-    """Hooks for a finished run: grade predictions waiting for it."""
-    from grading.predictions import predictions_grade_for_run
-
-    predictions_grade_for_run(run_id=run_id)
 
 
 def lab_run_plot(*, run: LabRun) -> str:

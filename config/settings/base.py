@@ -159,6 +159,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-webhook-outbox": {"task": "events.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
     "prune-idempotency-keys": {"task": "api.tasks.idempotency_records_prune_task",
                                "schedule": 3600.0},
+    "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
+                                      "schedule": 60.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
 }

@@ -4,10 +4,9 @@ import pytest
 
 from courses.models import Part
 from grading.models import Submission
-from grading.predictions import measured_value, spec_against_measurement
 from grading.services import SubmissionRefused, submission_create
 from labs.models import LabRun
-from labs.services import lab_run_execute
+from labs.predictions import lab_run_execute_and_grade, measured_value, spec_against_measurement
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +38,7 @@ def test_finished_run_grades_the_prediction_beside_the_measurement(
                           django_capture_on_commit_callbacks)
     run = LabRun.objects.get(submission=submission)
     with django_capture_on_commit_callbacks(execute=True):
-        lab_run_execute(run_id=run.pk)
+        lab_run_execute_and_grade(run_id=run.pk)
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.CORRECT
     assert submission.score == 1.0
@@ -52,7 +51,7 @@ def test_wrong_prediction_gets_its_misconception_when_measured(
 ):
     submission = _predict(alice, course, shape, "diagonal", django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        lab_run_execute(run_id=LabRun.objects.get(submission=submission).pk)
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.INCORRECT
     assert submission.misconception == "word-order-ignored"
@@ -90,7 +89,7 @@ def test_analogy_prediction_graded_against_the_nearest_word(
     part = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
     submission = _predict(alice, course, part, "queen", django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        lab_run_execute(run_id=LabRun.objects.get(submission=submission).pk)
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.CORRECT
     assert "The lab measured: queen" in submission.feedback

@@ -1,5 +1,12 @@
-"""Predictions graded against a lab: the prediction is stored (locked), a run is requested,
-and when the run finishes the prediction is graded against what the lab measured.
+"""Predictions graded against a lab, the whole path in one place.
+
+1. grading stores the prediction (locked: it counts as an attempt) and, because the part
+   is lab-graded (grading/lab_graded.py), calls `prediction_submit`, registered by
+   LabsConfig.ready(), which requests a lab run tied to the submission;
+2. a worker runs it: `lab_run_execute_and_grade` (the Celery task's one service) executes
+   the run and then grades the predictions waiting for it (`predictions_grade_for_run`),
+   against what the lab measured;
+3. a crash between those steps is finished by labs/recovery.py.
 
 A part opts in with `lab = "<lab slug>"` and `measure = "<result key>"` in its spec;
 `lab_params` may map lab parameters to the exercise's variant parameters (by name).
@@ -18,11 +25,12 @@ from grading.events import submission_graded_record
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
+from labs.services import lab_run_execute, lab_run_request
 
 logger = logging.getLogger(__name__)
 
 GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
-#: A prediction whose lab run fails is run again (grading/recovery.py) up to this many runs.
+#: A prediction whose lab run fails is run again (labs/recovery.py) up to this many runs.
 MAX_PREDICTION_RUNS = 3
 
 
@@ -46,18 +54,28 @@ def spec_against_measurement(spec: dict[str, Any], measured: Any) -> dict[str, A
     return graded
 
 
-def prediction_submit(*, submission: Submission, params: dict[str, Any]) -> Submission:
-    """Request the lab run that will grade the stored prediction `submission`."""
-    from labs.services import lab_run_request
-
+def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submission:
+    """Request the lab run that will grade the stored prediction `submission`; when an
+    identical finished run is reused, the prediction is graded once the transaction commits."""
     spec = submission.part.spec
     lab = Lab.objects.active().get(module_id=submission.part.exercise.module_id, slug=spec["lab"])
     lab_params = {name: params[source] for name, source in spec.get("lab_params", {}).items()}
-    lab_run_request(
+    run = lab_run_request(
         lab=lab, course=submission.course, requester=submission.student, params=lab_params,
         seed=submission.variant_seed or 0, submission=submission,
     )
+    if run.is_finished:
+        transaction.on_commit(lambda: predictions_grade_for_run(run_id=run.pk))
     return submission
+
+
+def lab_run_execute_and_grade(*, run_id: int) -> str:
+    """Execute the run (see `lab_run_execute`), then grade the prediction waiting for it;
+    returns what the execution did. Safe to call any number of times."""
+    outcome = lab_run_execute(run_id=run_id)
+    if outcome in (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED, "finished-already"):
+        predictions_grade_for_run(run_id=run_id)  # a no-op unless a prediction waits
+    return outcome
 
 
 def predictions_grade_for_run(*, run_id: int) -> int:
