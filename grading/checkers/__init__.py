@@ -47,7 +47,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "text": TextChecker(),
 }
 
-ResultOutcome = Literal["correct", "partial", "incorrect", "pending", "invalid"]
+ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
 
 @dataclass(frozen=True)
