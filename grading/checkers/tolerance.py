@@ -6,8 +6,9 @@ gives none). Every decision is made with exact rationals (``Number.best``), neve
 
 * rtol/atol: ``|a - r| <= max(rtol·|r|, atol)``.
 * sigfigs n: the reference is rounded exactly to n significant figures (half away from zero)
-  giving R with last place q; the answer is accepted when it rounds (at q, the same way) to R.
-  So 0.0124 and 0.01236 are right for 0.01235 to 3 figures, 0.0123 is not.
+  giving R with last place q; the answer is accepted when it rounds (at q, the same way) to R
+  and lies within q/2 of the reference. So 0.0124 and 0.01236 are right for 0.01235 to 3
+  figures, 0.0123 is not; and R itself is always right.
 * decimals n: the same with q = 10^-n.
 * decades d: same sign, non-zero, ``|log10(a/r)| <= d``.
 * infinities (where a spec allows them) match only the same infinity.
@@ -84,8 +85,7 @@ class Tolerance:
             return True
         if self.sigfigs is not None and _same_sigfigs(a, r, self.sigfigs):
             return True
-        if self.decimals is not None and round_decimals(a, self.decimals) == \
-                round_decimals(r, self.decimals):
+        if self.decimals is not None and _same_decimals(a, r, self.decimals):
             return True
         return self.decades is not None and _within_decades(a, r, self.decades)
 
@@ -144,7 +144,14 @@ def _same_sigfigs(answer: Fraction, reference: Fraction, figures: int) -> bool:
     rounded, quantum = round_sigfigs(reference, figures)
     if rounded == 0:
         return answer == 0
-    return round_half_away(answer, quantum) == rounded
+    return round_half_away(answer, quantum) == rounded \
+        and abs(answer - reference) <= quantum / 2
+
+
+def _same_decimals(answer: Fraction, reference: Fraction, decimals: int) -> bool:
+    quantum = Fraction(1, 10**decimals)
+    return round_decimals(answer, decimals) == round_decimals(reference, decimals) \
+        and abs(answer - reference) <= quantum / 2
 
 
 def _within_decades(answer: Fraction, reference: Fraction, decades: float) -> bool:
