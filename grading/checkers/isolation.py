@@ -60,7 +60,7 @@ class _Helper:
                                             if p)
         env.update({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                     "MKL_NUM_THREADS": "1", "GRADER_SYMPY_MEMORY_MB": str(MEMORY_MB)})
-        self.process = subprocess.Popen(  # noqa: S603 - our own module, fixed arguments
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "grading.checkers.sympy_helper"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, cwd=str(_ROOT), start_new_session=True,

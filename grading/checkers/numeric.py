@@ -81,7 +81,7 @@ def _written_number(node: Node) -> tuple[Num, int] | None:
             node = left
     if not isinstance(node, Num):
         return None
-    mantissa, _, exponent = node.text.partition("e")
+    exponent = node.text.partition("e")[2]
     return node, scale + (int(exponent) if exponent else 0)
 
 

@@ -266,7 +266,9 @@ def compare(
                                domain=domain, budget=budget)
     if verdict is None:
         return Comparison("unknown", valid, differ, ratio, "timeout")
-    return Comparison(verdict, valid, differ, ratio, "sympy")
+    outcome: Status = "equal" if verdict == "equal" else (
+        "different" if verdict == "different" else "unknown")
+    return Comparison(outcome, valid, differ, ratio, "sympy")
 
 
 def _float_points(sampler: _Sampler, domain: Domain) -> tuple[list[_Point], float | None]:

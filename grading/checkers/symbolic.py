@@ -158,7 +158,8 @@ def _domain(spec: Mapping[str, Any]) -> Domain:
 def _tolerance(spec: Mapping[str, Any]) -> tuple[float | None, float | None]:
     """The spec's rtol/atol for approximate answers (None: exact)."""
     rtol, atol = spec.get("rtol"), spec.get("atol")
-    return (float(rtol) if is_number(rtol) else None, float(atol) if is_number(atol) else None)
+    return (float(rtol) if rtol is not None and is_number(rtol) else None,
+            float(atol) if atol is not None and is_number(atol) else None)
 
 
 def _close(x: float, y: float) -> bool:

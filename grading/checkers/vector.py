@@ -1,8 +1,8 @@
+# ruff: noqa: RUF002 - Greek letters and maths symbols are the point here
 """Vector answers: a fixed number of reals, ``[1.9, 0.7]``, ``(1.9, 0.7)`` or ``1.9, 0.7``."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any

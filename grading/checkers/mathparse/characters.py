@@ -9,7 +9,7 @@ text, the index of the character of the student's text it came from, so error po
 reported in the student's own characters.
 """
 
-# ruff: noqa: RUF001 - Greek letters and maths symbols are read on purpose
+# ruff: noqa: RUF001, RUF002 - Greek letters and maths symbols are read on purpose
 from __future__ import annotations
 
 import unicodedata

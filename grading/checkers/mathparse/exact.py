@@ -43,7 +43,8 @@ def exact_pow(base: Fraction, exponent: Fraction, *,
     """``base ^ exponent`` exactly when the result is rational and small enough, else None.
 
     A fractional exponent p/q is exact when ``base`` is a perfect q-th power (8^(2/3) = 4);
-    a negative base with a fractional exponent is undefined (None), as in the evaluators. The size is checked before anything is computed.
+    a negative base with a fractional exponent is undefined (None), as in the evaluators.
+    The size is checked before anything is computed.
     """
     p, q = exponent.numerator, exponent.denominator
     if abs(p) > max_exponent or q > 64:

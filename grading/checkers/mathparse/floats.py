@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from grading.checkers.mathparse import functions as registry
-from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Expr, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.nodes import Abs, BinOp, Const, Expr, Neg, Node, Num, Pow, Var
 
 __all__ = ["binop", "evaluate", "float_of", "power"]
 

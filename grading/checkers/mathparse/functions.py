@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - Greek letters and maths symbols are the point here
 """The function registry: one entry per function, used by every part of the maths reader.
 
 Each ``Function`` says how the function is spelled (its canonical name and aliases, matched

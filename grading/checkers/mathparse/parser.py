@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002 - Greek letters and maths symbols are the point here
 """The parser: tokens to a tree, with the grammar's rules and the student-facing messages.
 
 A Pratt parser over the tokenizer's tokens. Binding, loosest first: ``+ -``; ``* /`` and
@@ -161,7 +162,7 @@ class _Parser:
             while True:
                 tok = self.peek()
                 if tok.kind == "bang":
-                    if BP_POSTFIX <= min_bp:
+                    if min_bp >= BP_POSTFIX:
                         break
                     left = self.factorial(left, tok)
                     continue

@@ -6,7 +6,7 @@ Unicode signs students paste included), brackets, ``|``, ``,``, ``√``, ``!`` a
 token carries the 1-based position of its first character in the student's own text.
 """
 
-# ruff: noqa: RUF001 - Greek letters and maths symbols are read on purpose
+
 from __future__ import annotations
 
 from dataclasses import dataclass
