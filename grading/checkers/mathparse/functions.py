@@ -359,6 +359,7 @@ def _p_log(c: Any, x: Any, base: Any = None) -> Any:
 
 
 def _p_root(c: Any, x: Any, n: Any) -> Any:
+    n = c.mpf(n)
     if n == 0 or c.isinf(n):
         return c.nan
     if x >= 0:

@@ -197,11 +197,10 @@ class _Parser:
     def factorial(self, operand: Node, bang: Token) -> Node:
         self.advance()
         if self.peek().kind == "bang":
-            nxt = self.peek()
             raise FormatError(
                 f"'!!' at character {bang.pos}: a double factorial is not read here; "
                 f"write (n!)! for the factorial of a factorial",
-                nxt.pos,
+                bang.pos,
             )
         return self.count(Call("factorial", (operand,), bang.pos))
 
@@ -363,6 +362,8 @@ class _Parser:
             if not (brackets_needed and self.peek().kind != "open" and self.splits(name)):
                 return self.call(tok, fn)
         base = self.log_base(tok)
+        if isinstance(base, Const) and base.name == "e":
+            return self.call(tok, "ln", base=base, base_is_e=True)
         if base is not None:
             return self.call(tok, "log", base=base)
         lowered = name.lower()
@@ -479,7 +480,8 @@ class _Parser:
             )
         return fn, power
 
-    def call(self, tok: Token, fn: str, base: Node | None = None) -> Node:
+    def call(self, tok: Token, fn: str, base: Node | None = None,
+             base_is_e: bool = False) -> Node:
         fn, power = self.power_prefix(tok, fn)
         low, high = self.arity(fn)
         if base is not None:
@@ -504,7 +506,7 @@ class _Parser:
                 )
             args = [self.expression(BP_UNARY)]
             parenless = True
-        if base is not None:
+        if base is not None and not base_is_e:
             args.append(base)
         node: Node
         if fn == "abs":
