@@ -37,10 +37,12 @@ from grading.checkers.mathparse import Expr, declared_functions, evaluate, preci
 from grading.checkers.mathparse.parser import Functions
 from grading.checkers.mathparse.precise import (
     DEFAULT_DIGITS,
+    UNDEFINED,
     PreciseValue,
     Unavailable,
     context,
     literal_digits,
+    precise_closeness,
     precise_equal,
 )
 from grading.checkers.refs import float_params, fraction_params
@@ -95,6 +97,7 @@ MAX_PRECISE = 30  # high-precision evaluations at most, per comparison
 RTOL = 1e-8
 ATOL = 1e-13
 SEED = 20240505
+_CLEARLY_EQUAL = 1e-6  # closeness (difference / rounding bound) of values equal up to rounding
 
 _PointStatus = Literal["agree", "differ", "skip"]
 
@@ -190,25 +193,41 @@ class _Sampler:
         return "agree" if self.close(fa, fb) else "differ"
 
     # -- high precision
-    def precise_status(self, point: _Point) -> _PointStatus:
-        self.precise_done += 1
+    def precise_values(self, point: _Point, digits: int
+                       ) -> tuple[PreciseValue | Unavailable, PreciseValue | Unavailable]:
         env: dict[str, Any] = dict(self.exact_env)
         env.update({name: _coarse(v) for name, v in zip(self.names, point.values, strict=True)})
-        module = context(self.digits)
+        module = context(digits)
         impls = {name: _declared_impl(i, point.family, module)
                  for i, name in enumerate(self.functions)}
-        b = precise_evaluate(self.reference, env, impls, digits=self.digits)
+        b = precise_evaluate(self.reference, env, impls, digits=digits)
         if isinstance(b, Unavailable):
-            return "skip"
-        a = precise_evaluate(self.answer, env, impls, digits=self.digits)
-        if a is Unavailable.UNDEFINED:
-            return "differ" if point.inside else "skip"
-        if isinstance(a, Unavailable):
-            return "skip"
-        return "agree" if self._equal(a, b) else "differ"
+            return UNDEFINED, b
+        return precise_evaluate(self.answer, env, impls, digits=digits), b
 
-    def _equal(self, a: PreciseValue, b: PreciseValue) -> bool:
-        return precise_equal(a, b, digits=self.digits, rtol=self.rtol, atol=self.atol)
+    def precise_status(self, point: _Point) -> _PointStatus:
+        """Agree/differ/skip at ``point`` with high precision. Values that are close but not
+        clearly equal up to rounding are evaluated again with twice the digits: a true
+        equality gets closer, a tiny true difference (ln(1 + 10^-20) against 10^-20) stays."""
+        self.precise_done += 1
+        digits = self.digits
+        while True:
+            a, b = self.precise_values(point, digits)
+            if isinstance(b, Unavailable):
+                return "skip"
+            if a is Unavailable.UNDEFINED:
+                return "differ" if point.inside else "skip"
+            if isinstance(a, Unavailable):
+                return "skip"
+            if self.rtol is not None or self.atol is not None:
+                return "agree" if precise_equal(a, b, digits=digits, rtol=self.rtol,
+                                                atol=self.atol) else "differ"
+            closeness = precise_closeness(a, b, digits=digits)
+            if closeness > 1:
+                return "differ"
+            if closeness <= _CLEARLY_EQUAL or digits > 4 * self.digits:
+                return "agree"
+            digits = 2 * digits + 10
 
 
 def compare(

@@ -6,10 +6,12 @@ gives none). Every decision is made with exact rationals (``Number.best``), neve
 
 * rtol/atol: ``|a - r| <= max(rtol·|r|, atol)``.
 * sigfigs n: the reference is rounded exactly to n significant figures (half away from zero)
-  giving R with last place q; the answer is accepted when it rounds (at q, the same way) to R
-  and lies within q/2 of the reference. So 0.0124 and 0.01236 are right for 0.01235 to 3
-  figures, 0.0123 is not; and R itself is always right.
-* decimals n: the same with q = 10^-n.
+  giving R with last place q; the answer is accepted when it rounds to n significant figures
+  (the same way) to R and lies within q/2 of the reference. So 0.0124 and 0.01236 are right
+  for 0.01235 to 3 figures, 0.0123 is not; 10.0 is right for 9.996, 9.99 is not; and R
+  itself is always right.
+* decimals n: the answer rounds to n decimal places to the reference rounded the same way,
+  and lies within half a unit of the n-th decimal of the reference.
 * decades d: same sign, non-zero, ``|log10(a/r)| <= d``.
 * infinities (where a spec allows them) match only the same infinity.
 """
@@ -22,13 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from grading.checkers.quantities import (
-    Number,
-    log10_abs,
-    round_decimals,
-    round_half_away,
-    round_sigfigs,
-)
+from grading.checkers.quantities import Number, log10_abs, round_decimals, round_sigfigs
 
 __all__ = ["DEFAULT_RTOL", "TOLERANCE_KEYS", "Tolerance"]
 
@@ -144,7 +140,7 @@ def _same_sigfigs(answer: Fraction, reference: Fraction, figures: int) -> bool:
     rounded, quantum = round_sigfigs(reference, figures)
     if rounded == 0:
         return answer == 0
-    return round_half_away(answer, quantum) == rounded \
+    return round_sigfigs(answer, figures)[0] == rounded \
         and abs(answer - reference) <= quantum / 2
 
 

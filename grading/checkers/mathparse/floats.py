@@ -30,17 +30,18 @@ def float_of(value: Fraction) -> float:
 
 
 def binop(op: str, a: float, b: float) -> float:
-    """``a op b`` for op in ``+ - * /``; a division by zero is undefined (nan)."""
+    """``a op b`` for op in ``+ - * /``; a division by zero is undefined (nan). A zero result
+    is +0.0 (there is no signed zero in school maths: atan2(-1*0, -1) is pi)."""
     if op == "+":
-        return a + b
+        return a + b + 0.0
     if op == "-":
-        return a - b
+        return a - b + 0.0
     if op == "*":
-        return a * b
+        return a * b + 0.0
     if b == 0 or math.isnan(b):
         return math.nan
     try:
-        return a / b
+        return a / b + 0.0
     except OverflowError:  # pragma: no cover - float division overflows to inf silently
         return math.inf
 
@@ -103,7 +104,7 @@ def _lift(fn: Callable[..., float], *values: _Value) -> _Value:
 
 
 def _negate(x: float) -> float:
-    return -x
+    return -x + 0.0
 
 
 def _eval(node: Node, env: Mapping[str, Any],

@@ -19,6 +19,7 @@ catastrophic cancellation (``sqrt(10^14+1) - 10^7``) and powers far out of float
 from __future__ import annotations
 
 import enum
+import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ __all__ = [
     "Unavailable",
     "context",
     "literal_digits",
+    "precise_closeness",
     "precise_equal",
     "precise_evaluate",
     "to_fraction",
@@ -286,6 +288,25 @@ def precise_evaluate(
     except (ValueError, ZeroDivisionError, TypeError, OverflowError, RecursionError):
         return UNDEFINED
     return PreciseValue(value, evaluator.scale)
+
+
+def precise_closeness(a: PreciseValue, b: PreciseValue, *,
+                      digits: int = DEFAULT_DIGITS) -> float:
+    """|a - b| as a multiple of the rounding bound of ``digits``-digit arithmetic (see
+    precise_equal): 0 for equal exact values, at most about 1e-9 for values equal up to
+    rounding, above 1 for values that differ, ``inf`` for different exact values."""
+    if a.exact and b.exact:
+        return 0.0 if a.value == b.value else math.inf
+    ctx = context(digits + 10)
+    x, y = _mpf(ctx, a.value), _mpf(ctx, b.value)
+    if ctx.isinf(x) or ctx.isinf(y):
+        return 0.0 if x == y else math.inf
+    magnitudes = [s for s in (a.scale, b.scale) if s is not None]
+    magnitudes += [int(ctx.mag(v)) for v in (x, y) if v != 0]
+    if not magnitudes:
+        return 0.0 if x == y else math.inf
+    bound = ctx.ldexp(ctx.mpf(10) ** (12 - digits), max(magnitudes))
+    return float(abs(x - y) / bound)
 
 
 def precise_equal(a: PreciseValue, b: PreciseValue, *, digits: int = DEFAULT_DIGITS,
