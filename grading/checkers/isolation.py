@@ -136,6 +136,7 @@ class SympyPool:
         self.slots = threading.BoundedSemaphore(self.size)
         self.idle: list[_Helper] = []
         self.killed = 0  # helpers killed on timeout, for tests and operators
+        self.killed_pids: list[int] = []  # the last few of them
 
     def _check_fork(self) -> None:
         if os.getpid() != self.owner:  # inherited through fork: the helpers are the parent's
@@ -163,6 +164,7 @@ class SympyPool:
                 helper.kill()
                 with self.lock:
                     self.killed += 1
+                    self.killed_pids = [*self.killed_pids[-9:], helper.pid]
                 return None
             with self.lock:
                 self.idle.append(helper)
