@@ -99,8 +99,11 @@ def parse_reference(text: object, params: Mapping[str, Any], *, variables: Seque
     if isinstance(text, bool) or not isinstance(text, str | int | float):
         raise ValueError(f"an expression must be a string or a number, not {text!r}")
     source = repr(text) if isinstance(text, float) else str(text)
-    names = tuple(dict.fromkeys([*variables, *(p for p in params if p not in variables)]))
-    return _parse_reference_cached(source, names, _functions_key(functions), infinity)
+    declared = _functions_key(functions)
+    hidden = {name for name, _ in declared}  # a declared function hides a parameter's name
+    names = tuple(dict.fromkeys([*variables, *(p for p in params
+                                               if p not in variables and p not in hidden)]))
+    return _parse_reference_cached(source, names, declared, infinity)
 
 
 @functools.lru_cache(maxsize=4096)
