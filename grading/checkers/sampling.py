@@ -24,6 +24,7 @@ killed on timeout); if it cannot decide, the comparison is "unknown" (a person l
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ import numpy as np
 
 from grading.checkers import isolation
 from grading.checkers.mathparse import Expr, declared_functions, evaluate, precise_evaluate
+from grading.checkers.mathparse.floats import compile_float
 from grading.checkers.mathparse.parser import Functions
 from grading.checkers.mathparse.precise import (
     DEFAULT_DIGITS,
@@ -91,7 +93,7 @@ DOMAINS: dict[str, tuple[Phase, ...]] = {
 }
 POINTS_PER_PHASE = 40
 NEEDED_POINTS = 12
-PRECISE_CHECKS = 3  # float-agreeing points confirmed with high precision
+PRECISE_CHECKS = 2  # float-agreeing points confirmed with high precision
 NEEDED_PRECISE = 6  # points needed when high precision alone decides
 MAX_PRECISE = 30  # high-precision evaluations at most, per comparison
 RTOL = 1e-8
@@ -115,6 +117,7 @@ class Comparison:
 
 @dataclass(frozen=True)
 class _Point:
+    index: int  # in _draws(domain, len(variables))
     values: tuple[float, ...]
     inside: bool
     family: int
@@ -150,6 +153,55 @@ def _draw(rng: np.random.Generator, phase: Phase, count: int, attempt: int) -> n
     return draws
 
 
+@dataclass(frozen=True)
+class _Draw:
+    values: tuple[float, ...]
+    inside: bool
+    family: int  # which family of replacement functions is used at this point
+
+
+@functools.lru_cache(maxsize=64)
+def _draws(domain: Domain, count: int) -> tuple[_Draw, ...]:
+    """Every sample point of a domain for ``count`` variables, in order (seeded)."""
+    rng = np.random.default_rng(SEED)
+    points = []
+    for phase in DOMAINS[domain]:
+        for attempt in range(POINTS_PER_PHASE):
+            values = tuple(float(x) for x in _draw(rng, phase, count, attempt))
+            points.append(_Draw(values, phase.inside, attempt % 2))
+    return tuple(points)
+
+
+class _ReferenceValues:
+    """The reference's values at the sample points, computed once per (reference, names,
+    parameters, functions, domain) and shared by every answer compared with it."""
+
+    def __init__(self) -> None:
+        self.floats: dict[int, float] = {}
+        self.precise: dict[tuple[int, int], PreciseValue | Unavailable] = {}
+
+
+def _freeze(value: Any) -> Any:
+    return tuple(_freeze(v) for v in value) if isinstance(value, list | tuple) else value
+
+
+@functools.lru_cache(maxsize=1024)
+def _reference_values(key: tuple[Any, ...]) -> _ReferenceValues:
+    return _ReferenceValues()
+
+
+def _reference_values_for(reference: Expr, names: Sequence[str], params: Mapping[str, Any],
+                          functions: Mapping[str, int], domain: Domain) -> _ReferenceValues:
+    try:
+        key = (reference.node, tuple(names), tuple(sorted(
+            (k, _freeze(v)) for k, v in params.items())), tuple(sorted(functions.items())),
+            domain)
+        hash(key)
+    except TypeError:
+        return _ReferenceValues()
+    return _reference_values(key)
+
+
 def _coarse(value: float) -> Fraction:
     """A short rational near ``value`` (20 significant bits), for exact evaluation."""
     if value == 0.0 or not math.isfinite(value):
@@ -161,7 +213,9 @@ def _coarse(value: float) -> Fraction:
 class _Sampler:
     def __init__(self, answer: Expr, reference: Expr, variables: Sequence[str],
                  functions: Mapping[str, int], params: Mapping[str, Any],
-                 rtol: float | None, atol: float | None) -> None:
+                 rtol: float | None, atol: float | None, domain: Domain) -> None:
+        self.domain = domain
+        self.known = _reference_values_for(reference, variables, params, functions, domain)
         self.answer = answer
         self.reference = reference
         self.names = list(variables)
@@ -173,6 +227,14 @@ class _Sampler:
             for family in (0, 1)
         ]
         self.functions = list(functions)
+        self.scalar = not any(isinstance(v, list) for v in self.float_env.values())
+        if self.scalar:  # compiled once, evaluated at every point
+            compiled_answer, compiled_reference = compile_float(answer), compile_float(reference)
+            self.float_answer = lambda env, impls: compiled_answer(env, impls)
+            self.float_reference = lambda env, impls: compiled_reference(env, impls)
+        else:  # list parameters: the general evaluator lifts over lists
+            self.float_answer = lambda env, impls: evaluate(answer, env, impls)
+            self.float_reference = lambda env, impls: evaluate(reference, env, impls)
         self.rtol = rtol
         self.atol = atol
         self.digits = DEFAULT_DIGITS + literal_digits(answer, reference)
@@ -200,7 +262,10 @@ class _Sampler:
         module = context(digits)
         impls = {name: _declared_impl(i, point.family, module)
                  for i, name in enumerate(self.functions)}
-        b = precise_evaluate(self.reference, env, impls, digits=digits)
+        b = self.known.precise.get((point.index, digits))
+        if b is None:
+            b = precise_evaluate(self.reference, env, impls, digits=digits)
+            self.known.precise[(point.index, digits)] = b
         if isinstance(b, Unavailable):
             return UNDEFINED, b
         return precise_evaluate(self.answer, env, impls, digits=digits), b
@@ -249,7 +314,7 @@ def compare(
     sympy fallback in seconds (default: isolation.SYMPY_BUDGET_SECONDS)."""
     params = params or {}
     sampler = _Sampler(answer, reference, variables, declared_functions(functions), params,
-                       rtol, atol)
+                       rtol, atol, domain)
     points, ratio = _float_points(sampler, domain)
     valid = sum(1 for p in points if p.status != "skip")
     differ = sum(1 for p in points if p.status == "differ")
@@ -293,31 +358,27 @@ def compare(
 def _float_points(sampler: _Sampler, domain: Domain) -> tuple[list[_Point], float | None]:
     """Float evaluation at seeded points until NEEDED_POINTS defined ones (or the draws run
     out); with the answer/reference ratio when it is the same at every point."""
-    rng = np.random.default_rng(SEED)
     points: list[_Point] = []
     valid = 0
     ratios: list[float] = []
-    for phase in DOMAINS[domain]:
-        for attempt in range(POINTS_PER_PHASE):
-            if valid >= NEEDED_POINTS:
-                break
-            draws = _draw(rng, phase, len(sampler.names), attempt)
-            values = tuple(float(x) for x in draws)
-            env = dict(sampler.float_env)
-            env.update(zip(sampler.names, values, strict=True))
-            family = attempt % 2
-            impls = sampler.float_impls[family]
-            fa = evaluate(sampler.answer, env, impls)
-            fb = evaluate(sampler.reference, env, impls)
-            status = sampler.float_status(fa, fb, phase.inside)
-            points.append(_Point(values, phase.inside, family, status))
-            if status == "skip":
-                continue
-            valid += 1
-            if math.isfinite(fa) and math.isfinite(fb) and fb != 0.0:
-                ratios.append(fa / fb)
+    known = sampler.known.floats
+    for index, draw in enumerate(_draws(domain, len(sampler.names))):
         if valid >= NEEDED_POINTS:
             break
+        env = dict(sampler.float_env)
+        env.update(zip(sampler.names, draw.values, strict=True))
+        impls = sampler.float_impls[draw.family]
+        fb = known.get(index)
+        if fb is None:
+            fb = known[index] = sampler.float_reference(env, impls)
+        fa = sampler.float_answer(env, impls)
+        status = sampler.float_status(fa, fb, draw.inside)
+        points.append(_Point(index, draw.values, draw.inside, draw.family, status))
+        if status == "skip":
+            continue
+        valid += 1
+        if math.isfinite(fa) and math.isfinite(fb) and fb != 0.0:
+            ratios.append(fa / fb)
     ratio = None
     defined = sum(1 for p in points if p.status != "skip")
     if ratios and len(ratios) == defined and all(sampler.close(r, ratios[0]) for r in ratios):

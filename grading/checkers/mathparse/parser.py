@@ -16,6 +16,7 @@ as the tree is built.
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
@@ -56,6 +57,11 @@ def normalize_name(name: str) -> str:
     """The ASCII form of a declared name (``σ_max`` -> ``sigma_max``); ValueError if invalid."""
     if not isinstance(name, str) or not name or len(name) > 50:
         raise ValueError(f"invalid name {name!r}")
+    return _normalize_name(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalize_name(name: str) -> str:
     try:
         tokens = tokenize(name, 0)
     except FormatError as exc:

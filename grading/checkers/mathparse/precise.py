@@ -199,8 +199,6 @@ class _Evaluator:
                 return self.exact_or_mp(a * b)
             return self.exact_or_mp(a / b)
         a, b = self.mp(a), self.mp(b)
-        self.inexact(a)
-        self.inexact(b)
         if op == "+":
             return self.inexact(a + b)
         if op == "-":
