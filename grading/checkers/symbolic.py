@@ -10,6 +10,7 @@ A decimal in an answer means exactly that decimal unless the spec gives ``rtol``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -180,4 +181,4 @@ def _hint(spec: Mapping[str, Any], result: Comparison) -> str:
 def _sympy_text(expr: Any) -> str:
     """A sympy expression written in our grammar (used only for authors' references)."""
     text = sympy.sstr(expr, full_prec=False)
-    return text.replace("**", "^")
+    return re.sub(r"\bE\b", "e", text.replace("**", "^"))

@@ -56,7 +56,7 @@ OTHERS: dict[str, tuple[dict, list[str]]] = {
 }
 PATHOLOGICAL = ["9^9^9^9", "(" * 300 + "1" + ")" * 300, "10^1000000", "exp(exp(exp(1000)))",
                 "1+" * 249 + "1", "(10^100)!", "binomial(10^9, 5*10^8)", "x^(10^9)",
-                "sin(" * 45 + "x" + ")" * 45, "2^" * 150 + "2", "x!" * 100,
+                "sin(" * 45 + "x" + ")" * 45, "2^" * 150 + "2", "x!!", "|" * 400,
                 "\uff08" * 60 + "1" + "\uff09" * 60, "max(" + "1," * 200 + "1)"]
 
 # (reference, variables, domain, answers): the new vocabulary, right and wrong answers
@@ -67,7 +67,7 @@ VOCABULARY: list[tuple[str, list[str], str, list[str]]] = [
                                                "n!/k!", "binomial(n, k - 1)"]),
     ("log(x, b)", ["x", "b"], "positive", ["ln(x)/ln(b)", "log_b(x)", "log(b, x)"]),
     ("max(a, b)", ["a", "b"], "real", ["Max(a, b)", "(a + b + |a - b|)/2", "min(a, b)"]),
-    ("x/|x|", ["x"], "real", ["sign(x)", "sgn(x)", "signum(x)", "1"]),
+    ("x/abs(x)", ["x"], "real", ["sign(x)", "sgn(x)", "signum(x)", "1"]),
     ("n + m", ["n", "m"], "positive", ["\uff08n \uff0b m\uff09", "m + n", "n m"]),
     ("1/(1 + exp(-x))", ["x"], "real", ["sigmoid(x)", "exp(x)/(1 + exp(x))",
                                         "1/(1 + exp(x))"]),

@@ -76,3 +76,90 @@ def test_an_undecidable_symbolic_answer_is_stored_for_review(client, alice, cour
     assert response.status_code == 201
     assert response.json()["outcome"] == "review"
     assert Submission.objects.get(pk=response.json()["id"]).outcome == "review"
+
+
+NEXT_MODULE_EXERCISE = '''uuid = "0c9d5e52-64a4-4c1e-9a51-3a2b4c7d9e10"
+slug = "vocabulary-check"
+kind = "apply"
+section = "5.3"
+order = 99
+title = "Vocabulary"
+prompt = "Answers in the vocabulary of any maths course, for N = {{ N }}."
+max_attempts = 5
+penalty = 0.1
+
+[parameters.N]
+default = 10
+choices = [10, 12, 20]
+
+[[parts]]
+key = "pairs"
+type = "integer"
+points = 1
+prompt = "How many pairs?"
+reference = "binomial(N, 2)"
+
+  [[parts.misconceptions]]
+  answer = "N^2"
+  tag = "ordered-pairs"
+  label = "Counts ordered pairs"
+  feedback = "Each pair was counted twice."
+
+[[parts]]
+key = "angle"
+type = "symbolic"
+points = 1
+prompt = "The angle."
+reference = "arctan(y/x) + log(N, 2) - log_2(N)"
+variables = ["x", "y"]
+rtol = 1e-9
+
+  [[parts.misconceptions]]
+  answer = "atan(x/y)"
+  tag = "swapped"
+  label = "Swaps the legs"
+  feedback = "Opposite over adjacent."
+
+[[parts]]
+key = "composed"
+type = "symbolic"
+points = 1
+prompt = "f of g."
+reference = "f(g(x), N) + σ(x) + relu(x) + sec(x)^2 - tan(x)^2"
+variables = ["x"]
+functions = {f = 2, g = 1, "σ" = 1}
+domain = "real"
+
+[[parts]]
+key = "bound"
+type = "numeric"
+points = 1
+prompt = "The bound, to two decimal places."
+reference = "sqrt(N)"
+decimals = 2
+written_decimals = 2
+
+[[parts]]
+key = "limit"
+type = "numeric"
+points = 1
+prompt = "The limit."
+reference = "-oo"
+allow_infinity = true
+'''
+
+
+def test_sync_content_accepts_the_whole_vocabulary_in_references_and_misconceptions(tmp_path):
+    import shutil
+
+    from django.conf import settings
+
+    from courses.services import content_sync
+
+    target = tmp_path / "module-05"
+    shutil.copytree(settings.CONTENT_ROOT / "module-05", target)
+    (target / "exercises" / "vocabulary-check.toml").write_text(NEXT_MODULE_EXERCISE,
+                                                                encoding="utf-8")
+    content_sync(root=target)
+    spec = Part.objects.get(exercise__slug="vocabulary-check", key="pairs").spec
+    assert spec["misconceptions"][0]["label"] == "Counts ordered pairs"

@@ -92,6 +92,8 @@ def normalize(text: str) -> tuple[str, list[int]]:
     See the module docstring. Characters NFKC leaves alone pass through unchanged, so an
     unexpected character is still reported as the student typed it.
     """
+    if text.isascii():  # nothing to normalise: the common case
+        return text, list(range(len(text)))
     out: list[str] = []
     origin: list[int] = []
     i = 0
