@@ -75,7 +75,7 @@ VOCABULARY: list[tuple[str, list[str], str, list[str]]] = [
     ("cosh(x)^2 - sinh(x)^2", ["x"], "real", ["1", "sech(x)^2", "cosh(2x)"]),
     ("sqrt(x) cbrt(x)", ["x"], "positive", ["x^(5/6)", "root(x, 6)^5", "x^(2/3)"]),
     ("c*sigma_max^(T-t)", ["c", "sigma_max", "T", "t"], "positive",
-     ["c σ_max^(T−t)", "c exp((T-t) ln(sigma_max))", "c sigma_max^(t-T)"]),
+     ["c \u03c3_max^(T\u2212t)", "c exp((T-t) ln(sigma_max))", "c sigma_max^(t-T)"]),
 ]
 VOCABULARY_NAIVE_NAMES = {
     "arctan": sympy.atan, "sec": sympy.sec, "binomial": sympy.binomial, "nCr": sympy.binomial,
@@ -171,7 +171,8 @@ def test_symbolic_vocabulary_against_the_naive_baseline_and_pathological_refusal
                 worst = (max(samples), answer)
             text = answer.replace("\u03c3", "sigma").replace("\u2212", "-")
             try:
-                naive += _timings(lambda t=text: _naive(t, naive_reference, names), 3)
+                naive += _timings(
+                    lambda t=text, r=naive_reference, n=names: _naive(t, r, n), 3)
             except Exception as exc:  # the naive approach cannot even read some answers
                 print(f"  naive CAS cannot read {answer!r}: {type(exc).__name__}")
     ours_p50 = _report("symbolic (vocabulary)", ours)
