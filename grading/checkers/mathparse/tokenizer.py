@@ -9,6 +9,7 @@ token carries the 1-based position of its first character in the student's own t
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -57,7 +58,8 @@ def quote(ch: str) -> str:
     """A character quoted for a message (unprintable ones by code point)."""
     if ch == "'":
         return '"\'"'
-    if not ch.isprintable() or (0xD800 <= ord(ch[0]) <= 0xDFFF):
+    if not ch.isprintable() or 0xD800 <= ord(ch[0]) <= 0xDFFF \
+            or unicodedata.combining(ch[0]):
         return f"character U+{ord(ch[0]):04X}"
     return f"'{ch}'"
 
