@@ -55,6 +55,7 @@ __all__ = [
     "Tolerance",
     "decimals_written",
     "format_number",
+    "format_value",
     "read_plain_number",
     "sigfigs_written",
 ]
@@ -139,7 +140,9 @@ def format_number(value: float, digits: int = 6) -> str:
     return text.replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
 
 
-def _format_number(number: Number, digits: int = 6) -> str:
+def format_value(number: Number, digits: int = 6) -> str:
+    """A Number for people, written from its exact value when it is beyond the float range
+    (``10^400`` is ``1e400``), else as format_number writes its float."""
     if number.is_finite and (number.value == 0.0 or math.isinf(number.value)) \
             and number.best() != 0:
         value = number.best()  # beyond the float range: write it from its exact value
@@ -244,7 +247,7 @@ class NumericChecker(Checker[NumericAnswer]):
                     "root of a negative number?)",
                     None,
                 )
-            formatted = _format_number(number)
+            formatted = format_value(number)
             if written is None and formatted != text_form:
                 canonical = f"{text_form} \u2248 {formatted}"
         return NumericAnswer(raw=raw, canonical=canonical, latex=expr.to_latex(), expr=expr,

@@ -105,9 +105,18 @@ def decide(request: Mapping[str, Any]) -> str:
     return "unknown"
 
 
+def _warm_up() -> None:
+    """One small simplification before answering, so sympy's lazy imports and caches do not
+    count against the first request's budget."""
+    x = sympy.Symbol("x", positive=True)
+    sympy.simplify(sympy.sqrt(x**2) - x)
+    (sympy.sin(x) ** 2 + sympy.cos(x) ** 2).equals(1)
+
+
 def main() -> None:
     """Serve requests until the end of standard input."""
     _limit_memory()
+    _warm_up()
     out = sys.stdout.buffer
     out.write(b"ready\n")
     out.flush()

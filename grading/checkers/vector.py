@@ -21,7 +21,7 @@ from grading.checkers.mathparse.characters import normalize
 from grading.checkers.numeric import (
     TOLERANCE_KEYS,
     Tolerance,
-    _format_number,
+    format_value,
     misconception_collisions,
     validate_misconception_tolerances,
     validate_tolerance,
@@ -138,7 +138,7 @@ class VectorChecker(Checker[VectorAnswer]):
                 value = answer_number(expr, {})
                 if value.is_nan or (value.is_infinite and not infinity):
                     raise FormatError(f"'{text_form}' has no finite value", None)
-                formatted = _format_number(value)
+                formatted = format_value(value)
                 if formatted != text_form:
                     text_form = f"{text_form} ≈ {formatted}"
             canonical_parts.append(text_form)
