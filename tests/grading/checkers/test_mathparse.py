@@ -2,7 +2,6 @@
 """The safe maths reader: what it accepts, how it reads it, and how it refuses."""
 
 import math
-import time
 from fractions import Fraction
 
 import pytest
@@ -398,12 +397,10 @@ PATHOLOGICAL = [
 
 
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: t[:20])
-def test_pathological_answers_are_refused_quickly(text):
-    start = time.perf_counter()
+def test_pathological_answers_are_refused(text):
+    # How fast: tests/benchmarks/test_grading_speed.py (tests assert no wall-clock times).
     with pytest.raises(FormatError) as caught:
         parse(text, variables=["x"])
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0
     assert caught.value.message
 
 
