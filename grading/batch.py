@@ -5,11 +5,16 @@ Each input line is either an inline spec
 (optionally with "params" for the spec's parameters), or a part of the synced content
     {"id": "a3", "exercise": "<slug>", "part": "<key>", "answer": "34"}
 graded in the default variant (or the variant of "seed"). Both go through `grade`, the
-function the web's submission_grade uses. A bad line yields an `error` line with the
-reason; it never stops the batch.
+function the web's submission_grade uses. A bad line (not UTF-8, not JSON, nested too deeply,
+not an object, a bad field, a grader failure) yields an `error` line with the reason; it never
+stops the batch. `result_line` writes a result as one JSON line that any UTF-8 output can
+take: a lone surrogate (from a "\\ud800" escape in the input) is written back as its escape.
 """
 
 import json
+import logging
+import math
+import re
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -18,7 +23,9 @@ from courses.models import Part
 from grading.checkers import grade, validate_spec
 from grading.variants import variant_params
 
-OUTCOMES = {"pending": "review"}
+logger = logging.getLogger(__name__)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BadLine(ValueError):
@@ -42,46 +49,89 @@ def _spec_and_params(item: dict[str, Any], parts: dict[tuple[str, str], Part]) -
         if part is None:
             raise BadLine(f"no active part '{item['part']}' in exercise '{item['exercise']}'")
         seed = item.get("seed")
-        if seed is not None and not isinstance(seed, int):
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadLine("'seed' must be an integer")
         exercise = part.exercise
         return part.spec, variant_params(exercise.parameters, exercise.derived, seed)
     raise BadLine("each line needs 'answer' and either 'spec' or 'exercise' and 'part'")
 
 
-def _check_line(line: str, parts: dict[tuple[str, str], Part]) -> dict[str, Any]:
+def _echoable(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, str | int)
+
+
+def _read(line: bytes | str, number: int) -> dict[str, Any]:
+    """The JSON object on one input line; BadLine (with the reason) otherwise."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadLine(f"line {number} is not valid UTF-8 (byte 0x{line[exc.start]:02x} at "
+                          f"column {exc.start + 1})") from None
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BadLine(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise BadLine("not valid JSON here: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise BadLine(f"not valid JSON here: {exc}") from None
+    if not isinstance(item, dict):
+        raise BadLine("each line must be a JSON object")
+    return item
+
+
+def _error(item_id: Any, message: str) -> dict[str, Any]:
+    return {"id": item_id, "outcome": "error", "score": None, "feedback": message,
+            "misconception": None}
+
+
+def _check_line(line: bytes | str, number: int,
+                parts: dict[tuple[str, str], Part]) -> dict[str, Any]:
     started = time.perf_counter()
     item_id: Any = None
     try:
-        item = json.loads(line)
-        if not isinstance(item, dict):
-            raise BadLine("each line must be a JSON object")
+        item = _read(line, number)
         item_id = item.get("id")
+        if not _echoable(item_id):
+            item_id = None
+            raise BadLine("'id' must be a string, a number or null")
         answer = item.get("answer")
         if not isinstance(answer, str):
             raise BadLine("'answer' must be a string")
         spec, params = _spec_and_params(item, parts)
         result = grade(answer, spec, params)
-        out = {"id": item_id, "outcome": OUTCOMES.get(result.outcome, result.outcome),
-               "score": result.score, "feedback": result.feedback,
-               "misconception": result.misconception, "read_as": result.canonical}
-    except json.JSONDecodeError as exc:
-        out = {"id": item_id, "outcome": "error", "score": None,
-               "feedback": f"not valid JSON: {exc.msg} at column {exc.colno}", "misconception": None}
-    except (BadLine, ValueError, TypeError, KeyError) as exc:
-        out = {"id": item_id, "outcome": "error", "score": None, "feedback": str(exc),
-               "misconception": None}
+        out = {"id": item_id, "outcome": result.outcome, "score": result.score,
+               "feedback": result.feedback, "misconception": result.misconception,
+               "read_as": result.canonical}
+    except (BadLine, ValueError, TypeError, KeyError, RecursionError) as exc:
+        out = _error(item_id, str(exc) or type(exc).__name__)
+    except Exception as exc:  # a grader bug must not stop the batch; it is logged
+        logger.exception("check_answers: line %d could not be graded", number)
+        out = _error(item_id, f"internal error while grading this line ({type(exc).__name__})")
     out["ms"] = round((time.perf_counter() - started) * 1000, 3)
     return out
 
 
-def answers_check(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """One result per non-blank input line, in order (see the module docstring)."""
+def answers_check(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """One result per non-blank input line, in order (see the module docstring).
+
+    Lines may be bytes (decoded here, so one bad byte spoils only its line) or text.
+    """
     parts = {
         (p.exercise.slug, p.key): p
         for p in Part.objects.active().filter(exercise__archived_at__isnull=True)
         .select_related("exercise")
     }
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if line.strip():
-            yield _check_line(line, parts)
+            yield _check_line(line, number, parts)
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """One result as a JSON line (no newline): non-ASCII kept as is, lone surrogates and
+    other unencodable characters written as JSON escapes, so the line is valid UTF-8."""
+    text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

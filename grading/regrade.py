@@ -1,8 +1,10 @@
-"""Regrading stored submissions after a spec fix, with the grader of today.
+"""Regrading stored submissions after a spec fix or a new grader, with the grader of today.
 
 Outcomes a person decided (reviews) and predictions (graded against what a lab measured, not
 against the spec: grading/predictions.py) are left alone; whether an answer used an attempt
-is not changed, so a regrade never costs a student.
+is not changed, so a regrade never costs a student. With ``dry_run`` nothing is stored: the
+report lists the stored verdicts (outcome, score, misconception) the current grader would
+change, e.g. before deploying a new GRADER_VERSION.
 """
 
 from collections.abc import Callable
@@ -23,24 +25,35 @@ REGRADABLE = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL,
 
 @dataclass(frozen=True)
 class ScoreChange:
+    """A stored verdict that changed (or, in a dry run, would change)."""
+
     submission_id: int
     student: str
     part: str
     raw_answer: str
     before: tuple[str, float | None]
     after: tuple[str, float | None]
+    misconception_before: str = ""
+    misconception_after: str = ""
+    grader_version_before: str = ""
 
 
 @dataclass
 class RegradeReport:
+    """How many submissions were examined and which verdicts changed."""
+
     examined: int = 0
     changed: list[ScoreChange] = field(default_factory=list)
+    dry_run: bool = False
 
 
 def submissions_regrade(
-    *, submissions: QuerySet[Submission], progress: Callable[[int, int], None] | None = None
+    *, submissions: QuerySet[Submission], progress: Callable[[int, int], None] | None = None,
+    dry_run: bool = False,
 ) -> RegradeReport:
-    """Grade `submissions` again with the current specs; store and report what changed.
+    """Grade `submissions` again with the current specs and grader; store and report what
+    changed (outcome or score; a changed misconception tag is reported too). With
+    `dry_run`, nothing is stored and the report lists what would change.
 
     The attempt penalty is applied as at first grading (by the answer's attempt number).
     `progress(done, total)` is called after each submission.
@@ -48,10 +61,10 @@ def submissions_regrade(
     queryset = (submissions.filter(outcome__in=REGRADABLE).exclude(part__spec__has_key="lab")
                 .select_related("part__exercise", "student", "course").order_by("pk"))
     total = queryset.count()
-    report = RegradeReport()
+    report = RegradeReport(dry_run=dry_run)
     for done, submission in enumerate(queryset.iterator(chunk_size=500), start=1):
         report.examined += 1
-        change = _regrade_one(submission)
+        change = _regrade_one(submission, dry_run=dry_run)
         if change is not None:
             report.changed.append(change)
         if progress is not None:
@@ -59,7 +72,7 @@ def submissions_regrade(
     return report
 
 
-def _regrade_one(submission: Submission) -> ScoreChange | None:
+def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None:
     part = submission.part
     variant = variant_for(student=submission.student, course=submission.course,
                           exercise=part.exercise)
@@ -70,7 +83,7 @@ def _regrade_one(submission: Submission) -> ScoreChange | None:
         outcome, score, feedback, misconception, canonical = (
             Submission.Outcome.ERROR, None, "The grader could not grade this answer.", "", "")
     else:
-        outcome = Submission.Outcome.REVIEW if result.outcome == "pending" else result.outcome
+        outcome = result.outcome  # the checkers' vocabulary is Submission.Outcome's
         score, feedback = result.score, result.feedback
         misconception, canonical = result.misconception or "", result.canonical
         if score is not None and part.exercise.penalty:
@@ -84,12 +97,17 @@ def _regrade_one(submission: Submission) -> ScoreChange | None:
                  and submission.misconception == misconception)
     if unchanged:
         return None
-    with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk).update(
-            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-            canonical=canonical[:2000], grader_version=GRADER_VERSION, graded_at=timezone.now())
-    if before == (outcome, score):
-        return None  # only the wording changed: stored, but not a score change
+    if not dry_run:
+        with transaction.atomic():
+            Submission.objects.filter(pk=submission.pk).update(
+                outcome=outcome, score=score, feedback=feedback, misconception=misconception,
+                canonical=canonical[:2000], grader_version=GRADER_VERSION,
+                graded_at=timezone.now())
+    if before == (outcome, score) and submission.misconception == misconception:
+        return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,
                        part=f"{part.exercise.slug}/{part.key}", raw_answer=submission.raw_answer,
-                       before=before, after=(outcome, score))
+                       before=before, after=(outcome, score),
+                       misconception_before=submission.misconception,
+                       misconception_after=misconception,
+                       grader_version_before=submission.grader_version)

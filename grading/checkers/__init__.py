@@ -17,6 +17,7 @@ from grading.checkers.choice import ChoiceChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.numeric import NumericAnswer, NumericChecker
+from grading.checkers.quantities import round_sigfigs
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 # Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "1.1.0"
+GRADER_VERSION = "2.0.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": NumericChecker(),
@@ -47,7 +48,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "text": TextChecker(),
 }
 
-ResultOutcome = Literal["correct", "partial", "incorrect", "pending", "invalid"]
+ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,11 @@ def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
     except FormatError:
         return None
     if isinstance(answer, NumericAnswer) and answer.value is not None:
-        return f"number:{answer.value.value:.12g}"
+        number = answer.value
+        if number.is_finite and not 1e-300 < abs(number.value) < 1e300 \
+                and number.best() != 0:  # beyond the float range: 12 digits of the exact value
+            return f"number:{round_sigfigs(number.best(), 12)[0]}"
+        return f"number:{number.value:.12g}"
     if isinstance(answer, IntegerAnswer):
         return f"number:{answer.value}"
     return f"text:{answer.canonical}"

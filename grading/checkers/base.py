@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from grading.checkers.mathparse import FormatError, normalize_name
+from grading.checkers.mathparse import FormatError, declared_functions, normalize_name
 
 __all__ = [
     "COMMON_KEYS",
@@ -19,7 +19,8 @@ __all__ = [
     "Verdict",
 ]
 
-Outcome = Literal["correct", "partial", "incorrect", "pending"]
+#: "review": a person decides (the score is None), as in Submission.Outcome.
+Outcome = Literal["correct", "partial", "incorrect", "review"]
 
 # Keys every part spec may carry. points/prompt/key and lab/measure/lab_params are read by
 # other layers (gradebook, page, predictions) and ignored by the checkers.
@@ -45,7 +46,7 @@ class Answer:
 class Verdict:
     """The grade of one parsed answer.
 
-    ``score`` is in [0, 1], or None when the outcome is "pending" (a person decides).
+    ``score`` is in [0, 1], or None when the outcome is "review" (a person decides).
     ``misconception`` is the tag of an anticipated wrong answer that matched.
     ``concepts_found`` lists rubric concept keys (text answers only).
     """
@@ -165,21 +166,37 @@ def names_of(spec: Mapping[str, Any], key: str) -> list[str]:
     return [normalize_name(v) for v in value]
 
 
+def functions_of(spec: Mapping[str, Any]) -> dict[str, int]:
+    """The declared functions as {name: number of arguments}: ``functions`` is a list of
+    names (one argument each) or a table ``{f = 2, g = 1}``."""
+    return declared_functions(spec.get("functions") or [])
+
+
 def check_names(spec: Mapping[str, Any]) -> list[str]:
     """Problems with the ``variables`` and ``functions`` declarations."""
     problems = []
-    for key in ("variables", "functions"):
-        if key not in spec:
-            continue
-        value = spec[key]
+    if "variables" in spec:
+        value = spec["variables"]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            problems.append(f"'{key}' must be a list of names")
-            continue
-        for name in value:
+            problems.append("'variables' must be a list of names")
+        else:
+            for name in value:
+                try:
+                    normalize_name(name)
+                except ValueError as exc:
+                    problems.append(f"'variables': {exc}")
+    if "functions" in spec:
+        value = spec["functions"]
+        if not isinstance(value, list | Mapping) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value)
+        ):
+            problems.append("'functions' must be a list of names or a table of name = "
+                            "number of arguments")
+        else:
             try:
-                normalize_name(name)
+                declared_functions(value)
             except ValueError as exc:
-                problems.append(f"'{key}': {exc}")
+                problems.append(f"'functions': {exc}")
     return problems
 
 
@@ -198,7 +215,7 @@ def check_misconception_shapes(spec: Mapping[str, Any], *, answer_key: str = "an
     if not isinstance(value, list):
         return ["'misconceptions' must be a list of tables"]
     problems = []
-    allowed = {"tag", "feedback", answer_key, *extra}
+    allowed = {"tag", "feedback", "label", answer_key, *extra}
     for index, item in enumerate(value, start=1):
         where = f"'misconceptions' entry {index}"
         if not isinstance(item, Mapping):
@@ -210,6 +227,9 @@ def check_misconception_shapes(spec: Mapping[str, Any], *, answer_key: str = "an
             problems.append(f"{where} needs a 'tag' string")
         if not isinstance(item.get("feedback"), str):
             problems.append(f"{where} needs a 'feedback' string")
+        if "label" in item and (not isinstance(item["label"], str) or "\n" in item["label"]
+                                or not item["label"].strip()):
+            problems.append(f"{where}: 'label' must be a one-line string")
         if answer_key not in item:
             problems.append(f"{where} needs '{answer_key}'")
     return problems

@@ -14,10 +14,12 @@ from grading.checkers.base import (
     Verdict,
     check_misconception_shapes,
     feedback,
+    functions_of,
     misconception_list,
     names_of,
 )
 from grading.checkers.mathparse import FormatError, evaluate, exact_value, parse
+from grading.checkers.mathparse.floats import float_of
 from grading.checkers.numeric import validate_reference_scalar
 from grading.checkers.refs import reference_number
 
@@ -57,8 +59,7 @@ class IntegerChecker(Checker[IntegerAnswer]):
             raise FormatError("is the point a thousands separator? Write the whole number "
                               "without it (for example 1000)", None)
         text = _ungroup(raw or "")
-        expr = parse(text, variables=names_of(spec, "variables"),
-                     functions=names_of(spec, "functions"))
+        expr = parse(text, variables=names_of(spec, "variables"), functions=functions_of(spec))
         if expr.free_variables:
             raise FormatError("a whole number is expected, not an expression with letters", None)
         exact = exact_value(expr)
@@ -68,7 +69,8 @@ class IntegerChecker(Checker[IntegerAnswer]):
                 raise FormatError(_WHOLE, None)
             whole = round(value)
         elif exact.denominator != 1:
-            raise FormatError(f"{_WHOLE} (your answer is {float(exact):g})", None)
+            shown = float_of(exact)
+            raise FormatError(f"{_WHOLE} (your answer is {shown:g})", None)
         else:
             whole = exact.numerator
         text_form = expr.to_text()

@@ -1,4 +1,10 @@
-"""Numeric answers: one real number, typed as a number or an expression, within a tolerance."""
+"""Numeric answers: one real number, typed as a number or an expression, within a tolerance.
+
+The answer's value is exact when it is rational (``0.85^40``, ``1.5e-3``, ``120!/118!``) and
+otherwise known to 50 significant digits; the tolerance is decided with exact rationals
+(tolerance.py). Format requirements (``written_sigfigs``, ``written_decimals``) are checked on
+the number as the student wrote it, before grading, and an answer that breaks one is invalid.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from grading.checkers.base import (
     Verdict,
     check_misconception_shapes,
     feedback,
+    functions_of,
     is_number,
     misconception_list,
     names_of,
@@ -29,175 +36,66 @@ from grading.checkers.mathparse import (
     Pow,
     parse,
 )
-from grading.checkers.refs import Number, answer_number, reference_number
+from grading.checkers.mathparse.characters import normalize
+from grading.checkers.quantities import (
+    Number,
+    log10_abs,
+    magnitude,
+    round_decimals,
+    round_half_away,
+)
+from grading.checkers.refs import answer_number, reference_number
+from grading.checkers.tolerance import DEFAULT_RTOL, TOLERANCE_KEYS, Tolerance
 
-__all__ = ["NumericAnswer", "NumericChecker", "Tolerance", "format_number", "sigfigs_written"]
+__all__ = [
+    "DEFAULT_RTOL",
+    "TOLERANCE_KEYS",
+    "NumericAnswer",
+    "NumericChecker",
+    "Tolerance",
+    "decimals_written",
+    "format_number",
+    "format_value",
+    "read_plain_number",
+    "sigfigs_written",
+]
 
-DEFAULT_RTOL = 1e-9
-_EPS = 2.220446049250313e-16
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?")
-TOLERANCE_KEYS = ("rtol", "atol", "sigfigs", "decimals", "decades")
-
-
-@dataclass(frozen=True)
-class Tolerance:
-    """How close is close enough; an answer is accepted when it meets ANY given criterion."""
-
-    rtol: float | None = None
-    atol: float | None = None
-    sigfigs: int | None = None
-    decimals: int | None = None
-    decades: float | None = None
-
-    @classmethod
-    def from_spec(cls, spec: Mapping[str, Any]) -> Tolerance:
-        """The spec's tolerance, or rtol 1e-9 when it gives none."""
-        values = {key: spec.get(key) for key in TOLERANCE_KEYS}
-        if all(v is None for v in values.values()):
-            return cls(rtol=DEFAULT_RTOL)
-        return cls(
-            rtol=_opt_float(values["rtol"]),
-            atol=_opt_float(values["atol"]),
-            sigfigs=_opt_int(values["sigfigs"]),
-            decimals=_opt_int(values["decimals"]),
-            decades=_opt_float(values["decades"]),
-        )
-
-    def for_misconception(self, item: Mapping[str, Any]) -> Tolerance:
-        """The tolerance to match misconception `item` with: its own tolerance keys if it
-        has any (to tell apart mistakes whose values lie close together), else this one."""
-        if any(key in item for key in TOLERANCE_KEYS):
-            return Tolerance.from_spec(item)
-        return self
-
-    def accepts(self, answer: Number, reference: Number) -> bool:
-        """True if ``answer`` is close enough to ``reference`` (no float ``==`` anywhere)."""
-        if math.isnan(answer.value) or math.isnan(reference.value):
-            return False
-        decided = self._float_decision(answer, reference)
-        if decided is not None:
-            return decided
-        bounds: list[Fraction] = []
-        if self.rtol is not None or self.atol is not None:
-            ref_abs = _abs_fraction(reference)
-            rel = _fraction(self.rtol or 0.0) * ref_abs
-            bounds.append(max(rel, _fraction(self.atol or 0.0)))
-        if self.sigfigs is not None and reference.value != 0.0:
-            magnitude = math.floor(math.log10(abs(reference.value)))
-            if reference.exact is not None:
-                magnitude = _exact_magnitude(reference.exact)
-            bounds.append(Fraction(1, 2) * Fraction(10) ** (magnitude - self.sigfigs + 1))
-        if self.decimals is not None:
-            bounds.append(Fraction(1, 2) * Fraction(10) ** (-self.decimals))
-        if bounds and _within(answer, reference, max(bounds)):
-            return True
-        if self.sigfigs is not None and reference.value == 0.0 and answer.value == 0.0:
-            return True
-        return self.decades is not None and _within_decades(answer, reference, self.decades)
-
-    def _float_decision(self, answer: Number, reference: Number) -> bool | None:
-        """Decide the rtol/atol test in floats when it is far from its boundary, else None.
-
-        The margin covers the rounding of the float difference, so only answers within a few
-        ulps of the boundary (1.05 against 1 with rtol 0.05) take the exact Fraction path.
-        """
-        if self.rtol is None and self.atol is None:
-            return None
-        if not (math.isfinite(answer.value) and math.isfinite(reference.value)):
-            return None
-        bound = max((self.rtol or 0.0) * abs(reference.value), self.atol or 0.0)
-        diff = abs(answer.value - reference.value)
-        margin = 8 * math.ulp(max(abs(answer.value), abs(reference.value), bound)) + 1e-12 * bound
-        if diff + margin < bound:
-            return True
-        only_rtol_atol = self.sigfigs is None and self.decimals is None and self.decades is None
-        if diff - margin > bound and only_rtol_atol:
-            return False
-        return None
-
-    def describe(self) -> str:
-        """Human-readable summary, e.g. 'within 1%'."""
-        parts = []
-        if self.rtol:
-            parts.append(f"within {self.rtol * 100:g}%")
-        if self.atol:
-            parts.append(f"within ±{self.atol:g}")
-        if self.sigfigs is not None:
-            parts.append(f"to {self.sigfigs} significant figures")
-        if self.decimals is not None:
-            parts.append(f"to {self.decimals} decimal places")
-        if self.decades is not None:
-            parts.append(f"within a factor of 10^{self.decades:g}")
-        return " or ".join(parts) or "exactly"
-
-
-def _opt_float(value: Any) -> float | None:
-    return None if value is None else float(value)
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _fraction(value: float) -> Fraction:
-    return Fraction(repr(float(value)))
-
-
-def _abs_fraction(number: Number) -> Fraction:
-    if number.exact is not None:
-        return abs(number.exact)
-    return Fraction(abs(number.value)) if math.isfinite(number.value) else Fraction(0)
-
-
-def _exact_magnitude(value: Fraction) -> int:
-    """floor(log10(|value|)) computed exactly (value != 0)."""
-    value = abs(value)
-    guess = math.floor(math.log10(value.numerator) - math.log10(value.denominator))
-    while Fraction(10) ** guess > value:
-        guess -= 1
-    while Fraction(10) ** (guess + 1) <= value:
-        guess += 1
-    return guess
-
-
-def _within(answer: Number, reference: Number, bound: Fraction) -> bool:
-    if answer.exact is not None and reference.exact is not None:
-        return abs(answer.exact - reference.exact) <= bound
-    if not (math.isfinite(answer.value) and math.isfinite(reference.value)):
-        return False
-    diff = abs(answer.value - reference.value)
-    slack = float(bound) * 1e-12 + 4 * _EPS * max(abs(answer.value), abs(reference.value))
-    return diff <= float(bound) + slack
-
-
-def _within_decades(answer: Number, reference: Number, decades: float) -> bool:
-    a, r = answer.value, reference.value
-    if not (math.isfinite(a) and math.isfinite(r)):
-        return False
-    if a == 0.0 or r == 0.0:
-        return a == 0.0 and r == 0.0
-    if (a > 0) != (r > 0):
-        return False
-    return abs(math.log10(abs(a)) - math.log10(abs(r))) <= decades * (1 + 1e-12) + 1e-12
+#: 1,000 or 12,345,678.5: a thousands comma (the first group cannot start with 0).
+_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?")
+#: 0,0015 or -2,5e-3: one comma between digits that is not a thousands comma.
+_DECIMAL_COMMA = re.compile(r"([+-]?)(\d+),(\d+)([eE][+-]?\d+)?")
 
 
 # --------------------------------------------------------------------------- written form
 
 
+def _written_number(node: Node) -> tuple[Num, int] | None:
+    """The literal of a plain number as written, and its power of ten: ``-0.0015``,
+    ``1.5e-3``, ``-2.47*10^-2`` or ``-247*10^-4``; None for any other expression."""
+    if isinstance(node, Neg):
+        node = node.operand
+    scale = 0
+    if isinstance(node, BinOp) and node.op == "*" and _power_of_ten(node.right) is not None:
+        left = node.left.operand if isinstance(node.left, Neg) else node.left
+        if isinstance(left, Num):
+            scale = _power_of_ten(node.right) or 0
+            node = left
+    if not isinstance(node, Num):
+        return None
+    exponent = node.text.partition("e")[2]
+    return node, scale + (int(exponent) if exponent else 0)
+
+
 def sigfigs_written(node: Node) -> tuple[int, int] | None:
     """(fewest, most) significant figures of a number as typed, or None for an expression.
 
-    Accepts ``0.0015``, ``-1.50e-3``, ``1.5*10^-3``; trailing zeros of a whole number
-    (``1500``) are ambiguous, hence the range.
+    Accepts ``0.0015``, ``-1.50e-3``, ``1.5*10^-3``, ``-247*10^-4``; trailing zeros of a whole
+    number (``1500``) are ambiguous, hence the range.
     """
-    if isinstance(node, Neg):
-        node = node.operand
-    if isinstance(node, BinOp) and node.op == "*" and isinstance(node.left, Num) \
-            and _is_power_of_ten(node.right):
-        node = node.left
-    if not isinstance(node, Num):
+    written = _written_number(node)
+    if written is None:
         return None
-    mantissa = node.text.split("e")[0]
+    mantissa = written[0].text.split("e")[0]
     digits = mantissa.replace(".", "").lstrip("0")
     if not digits:  # zero: count the zeros after the point, at least one
         decimals = mantissa.split(".")[1] if "." in mantissa else ""
@@ -208,21 +106,50 @@ def sigfigs_written(node: Node) -> tuple[int, int] | None:
     return (len(stripped), len(digits))
 
 
-def _is_power_of_ten(node: Node) -> bool:
+def decimals_written(node: Node) -> int | None:
+    """Decimal places of a number as typed (``2.50`` has 2, ``1.5e-3`` = 0.0015 has 4,
+    ``2.5e1`` = 25 has 0), or None for an expression."""
+    written = _written_number(node)
+    if written is None:
+        return None
+    literal, exponent = written
+    mantissa = literal.text.split("e")[0]
+    places = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return max(0, places - exponent)
+
+
+def _power_of_ten(node: Node) -> int | None:
     if not isinstance(node, Pow) or not isinstance(node.base, Num) or node.base.text != "10":
-        return False
+        return None
     exponent = node.exponent.operand if isinstance(node.exponent, Neg) else node.exponent
-    return isinstance(exponent, Num) and exponent.value.denominator == 1
+    if not isinstance(exponent, Num) or exponent.value.denominator != 1:
+        return None
+    value = exponent.value.numerator
+    return -value if isinstance(node.exponent, Neg) else value
 
 
 def format_number(value: float, digits: int = 6) -> str:
-    """A float for people: 0.001502, 1.9, 3.2e-12."""
-    if not math.isfinite(value):
-        return str(value)
+    """A float for people: 0.001502, 1.9, 3.2e-12, oo for infinity."""
+    if math.isinf(value):
+        return "oo" if value > 0 else "-oo"
+    if math.isnan(value):
+        return "nan"
     if value == 0.0:
         return "0"
     text = f"{value:.{digits}g}"
     return text.replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+
+
+def format_value(number: Number, digits: int = 6) -> str:
+    """A Number for people, written from its exact value when it is beyond the float range
+    (``10^400`` is ``1e400``), else as format_number writes its float."""
+    if number.is_finite and (number.value == 0.0 or math.isinf(number.value)) \
+            and number.best() != 0:
+        value = number.best()  # beyond the float range: write it from its exact value
+        exponent = math.floor(log10_abs(value))
+        mantissa = float(value / Fraction(10) ** exponent)
+        return f"{mantissa:.{digits}g}e{exponent}"
+    return format_number(number.value, digits)
 
 
 #: "1.5 x 10-3" (with a times sign, a dot or *, and any minus or dash): a power of ten whose
@@ -231,11 +158,17 @@ _LOST_CARET = re.compile("(?:[\u00d7x\u00b7*]|\\\\times)\\s*10\\s*[-\u2212\u2013
 
 
 def read_plain_number(raw: str) -> str:
-    """Undo a thousands separator (``1,000.5``) and refuse other commas with a hint."""
-    text = raw.strip()
+    """The answer with a plain number's separators undone: a thousands comma (``1,000.5``)
+    is removed, an unambiguous decimal comma (``0,0015``, ``2,5``: one comma, not followed by
+    exactly three digits after a non-zero group) becomes a point. Other text is unchanged."""
+    text = normalize(raw)[0].strip().replace("\u2212", "-")
     if _THOUSANDS.fullmatch(text):
         return text.replace(",", "")
-    return text
+    match = _DECIMAL_COMMA.fullmatch(text)
+    if match:
+        sign, whole, fraction, exponent = match.groups()
+        return f"{sign}{whole}.{fraction}{exponent or ''}"
+    return raw
 
 
 # --------------------------------------------------------------------------- checker
@@ -250,47 +183,73 @@ class NumericAnswer(Answer):
     value: Number | None = None  # computed once when the answer has no variables
 
 
+def _check_written(expr: Expr, spec: Mapping[str, Any]) -> None:
+    """Raise FormatError if the number breaks the spec's written_sigfigs/written_decimals."""
+    wanted = spec.get("written_sigfigs")
+    if wanted is not None:
+        example = format_number(1.23456789, int(wanted))
+        written = sigfigs_written(expr.node)
+        if written is None:
+            raise FormatError(
+                f"write the value as a plain number with {wanted} significant figures "
+                f"(for example {example} or {example}e-3), not as an expression",
+                None,
+            )
+        low, high = written
+        if not low <= int(wanted) <= high:
+            counted = str(low) if low == high else f"{low} to {high}"
+            raise FormatError(
+                f"write exactly {wanted} significant figures (you wrote {counted})", None
+            )
+    places = spec.get("written_decimals")
+    if places is not None:
+        example = f"{2.5:.{int(places)}f}"
+        decimals = decimals_written(expr.node)
+        if decimals is None:
+            raise FormatError(
+                f"write the value as a plain number with {places} decimal places "
+                f"(for example {example}), not as an expression",
+                None,
+            )
+        if decimals != int(places):
+            unit = "place" if int(places) == 1 else "places"
+            raise FormatError(
+                f"write exactly {places} decimal {unit} (you wrote {decimals}), "
+                f"for example {example}",
+                None,
+            )
+
+
 class NumericChecker(Checker[NumericAnswer]):
     """One real number within ``rtol``/``atol``/``sigfigs``/``decimals``/``decades``."""
 
     type_name = "numeric"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "written_sigfigs"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, "written_sigfigs", "written_decimals",
+                           "allow_infinity"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> NumericAnswer:
-        if _LOST_CARET.search(raw or ""):
+        raw = raw if isinstance(raw, str) else ""
+        if _LOST_CARET.search(raw):
             raise FormatError("write a power of ten with ^, as in 1.5\u00d710^-3 (without it "
                               "this reads as 1.5\u00d710 \u2212 3)", None)
-        text = read_plain_number(raw or "")
-        expr = parse(text, variables=names_of(spec, "variables"),
-                     functions=names_of(spec, "functions"))
+        infinity = bool(spec.get("allow_infinity"))
+        expr = parse(read_plain_number(raw), variables=names_of(spec, "variables"),
+                     functions=functions_of(spec), infinity=infinity)
+        _check_written(expr, spec)
         written = sigfigs_written(expr.node)
-        wanted = spec.get("written_sigfigs")
-        if wanted is not None:
-            example = format_number(1.23456789, int(wanted))
-            if written is None:
-                raise FormatError(
-                    f"write the value as a plain number with {wanted} significant figures "
-                    f"(for example {example} or {example}e-3), not as an expression",
-                    None,
-                )
-            low, high = written
-            if not low <= int(wanted) <= high:
-                counted = str(low) if low == high else f"{low} to {high}"
-                raise FormatError(
-                    f"write exactly {wanted} significant figures (you wrote {counted})", None
-                )
         text_form = expr.to_text()
         canonical = text_form
         number = answer_number(expr, {}) if not expr.free_variables else None
-        if written is None and number is not None:
-            value = number.value
-            if not math.isfinite(value):
+        if number is not None:
+            if number.is_nan or (number.is_infinite and not infinity):
                 raise FormatError(
                     "this has no finite value (a division by zero, or the log or square "
                     "root of a negative number?)",
                     None,
                 )
-            canonical = f"{text_form} ≈ {format_number(value)}"
+            formatted = format_value(number)
+            if written is None and formatted != text_form:
+                canonical = f"{text_form} \u2248 {formatted}"
         return NumericAnswer(raw=raw, canonical=canonical, latex=expr.to_latex(), expr=expr,
                              sigfigs=written, value=number)
 
@@ -299,7 +258,7 @@ class NumericChecker(Checker[NumericAnswer]):
         params = params or {}
         assert answer.expr is not None  # noqa: S101 - always set by parse
         value = answer.value if answer.value is not None else answer_number(answer.expr, params)
-        if not math.isfinite(value.value):
+        if value.is_nan or (value.is_infinite and not spec.get("allow_infinity")):
             return Verdict(0.0, "incorrect", "This has no finite value.", None, [],
                            answer.canonical)
         tolerance = Tolerance.from_spec(spec)
@@ -319,12 +278,20 @@ class NumericChecker(Checker[NumericAnswer]):
 
     def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
         reference = reference_number(spec["reference"], params)
+        if reference.is_infinite:
+            return "oo" if reference.value > 0 else "-oo"
         wanted = spec.get("written_sigfigs")
+        places = spec.get("written_decimals")
+        exact = reference.best()
+        if places is not None:
+            return _decimal_text(round_decimals(exact, int(places)), int(places))
         if wanted is not None:
-            return f"{reference.value:.{int(wanted) - 1}e}"
+            return _scientific_text(exact, int(wanted))
         if reference.exact is not None and reference.exact.denominator == 1:
             return str(reference.exact.numerator)
-        return repr(reference.value)
+        if reference.exact is not None:
+            return f"{reference.exact.numerator}/{reference.exact.denominator}"
+        return _scientific_text(exact, 17)
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
         problems = super().validate_spec(spec)
@@ -332,6 +299,10 @@ class NumericChecker(Checker[NumericAnswer]):
         problems += validate_tolerance(spec)
         if "written_sigfigs" in spec and not _positive_int(spec["written_sigfigs"]):
             problems.append("'written_sigfigs' must be a whole number from 1 to 17")
+        if "written_decimals" in spec and not _whole(spec["written_decimals"], 0, 15):
+            problems.append("'written_decimals' must be a whole number from 0 to 15")
+        if "allow_infinity" in spec and not isinstance(spec["allow_infinity"], bool):
+            problems.append("'allow_infinity' must be true or false")
         problems += validate_misconception_tolerances(spec)
         return problems
 
@@ -339,6 +310,34 @@ class NumericChecker(Checker[NumericAnswer]):
                                params: Mapping[str, Any]) -> list[str]:
         return misconception_collisions(
             spec, params, lambda text, values: [reference_number(text, values)])
+
+
+def _decimal_text(value: Fraction, places: int) -> str:
+    """An exact multiple of 10^-places written with exactly that many decimals."""
+    scaled = abs(value) * 10**places
+    digits = str(scaled.numerator // scaled.denominator).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    if places == 0:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _scientific_text(value: Fraction, figures: int) -> str:
+    """``value`` written as d.ddd...e±N with ``figures`` significant figures (exactly when
+    it has at most that many, rounded half away from zero otherwise)."""
+    if value == 0:
+        return "0." + "0" * figures
+    exponent = magnitude(value)
+    quantum = Fraction(10) ** (exponent - figures + 1)
+    rounded = round_half_away(value, quantum)
+    if magnitude(rounded) > exponent:
+        exponent += 1
+        quantum *= 10
+        rounded = round_half_away(value, quantum)
+    digits = str(abs(rounded / quantum).numerator)
+    mantissa = digits[0] + ("." + digits[1:] if figures > 1 else "")
+    sign = "-" if rounded < 0 else ""
+    return f"{sign}{mantissa}e{exponent}"
 
 
 def validate_misconception_tolerances(spec: Mapping[str, Any]) -> list[str]:
@@ -380,16 +379,16 @@ def misconception_collisions(
 def _incorrect_feedback(spec: Mapping[str, Any], value: Number, reference: Number,
                         tolerance: Tolerance) -> str:
     base = feedback(spec, False)
-    if "feedback_incorrect" in spec:
+    if "feedback_incorrect" in spec or not (value.is_finite and reference.is_finite):
         return base
-    flipped = Number(-value.value, -value.exact if value.exact is not None else None)
-    if reference.value != 0.0 and tolerance.accepts(flipped, reference):
+    answer, expected = value.best(), reference.best()
+    if expected != 0 and tolerance.accepts(-value, reference):
         return f"{base} Check the sign of your answer."
-    if value.value != 0.0 and reference.value != 0.0 and math.isfinite(value.value):
-        ratio = math.log10(abs(reference.value / value.value))
+    if answer != 0 and expected != 0:
+        ratio = log10_abs(expected) - log10_abs(answer)
         k = round(ratio)
-        if k != 0 and abs(ratio - k) < 0.01:
-            scaled = Number(value.value * 10.0**k)
+        if k != 0 and abs(k) <= 400 and abs(ratio - k) < 0.01:
+            scaled = value.scaled(Fraction(10) ** k)
             if tolerance.accepts(scaled, reference):
                 return (f"{base} Check the powers of ten: your answer is off by a factor "
                         f"of 10^{abs(k)}.")
@@ -397,7 +396,11 @@ def _incorrect_feedback(spec: Mapping[str, Any], value: Number, reference: Numbe
 
 
 def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 17
+    return _whole(value, 1, 17)
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def validate_reference_scalar(spec: Mapping[str, Any]) -> list[str]:
@@ -422,8 +425,6 @@ def validate_tolerance(spec: Mapping[str, Any]) -> list[str]:
         problems.append("'rtol' is a fraction (0.01 means 1%) and must be below 1")
     if "sigfigs" in spec and not _positive_int(spec["sigfigs"]):
         problems.append("'sigfigs' must be a whole number from 1 to 17")
-    if "decimals" in spec and (not isinstance(spec["decimals"], int)
-                               or isinstance(spec["decimals"], bool)
-                               or not 0 <= spec["decimals"] <= 15):
+    if "decimals" in spec and not _whole(spec["decimals"], 0, 15):
         problems.append("'decimals' must be a whole number from 0 to 15")
     return problems

@@ -1,23 +1,32 @@
-"""Reference values computed exactly from a variant's parameters (sympy, never from strings)."""
+"""Reference values computed exactly from a variant's parameters (sympy, never from strings).
+
+An author's expression is read by the safe reader (with the parameters' names as variables)
+and built into sympy node by node, with each parameter as an exact number: a float parameter
+is taken as its shortest decimal, so 0.85 is exactly 17/20. Results are cached per
+(expression, parameters): a class shares a few variants.
+"""
 
 from __future__ import annotations
 
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import sympy
 
-from grading.checkers.mathparse import Expr, evaluate, exact_value, parse, to_sympy
+from grading.checkers.mathparse import Expr, exact_value, parse, precise_evaluate, to_sympy
+from grading.checkers.mathparse.parser import Functions, declared_functions
+from grading.checkers.quantities import Number
 
 __all__ = [
     "Number",
+    "answer_number",
     "exact_param",
     "float_params",
+    "fraction_params",
     "number_of",
     "parse_reference",
     "reference_number",
@@ -27,28 +36,42 @@ __all__ = [
 ]
 
 
-def exact_param(value: Any) -> Any:
-    """A parameter value as an exact sympy number (floats through their shortest decimal)."""
+def fraction_param(value: Any) -> Any:
+    """A parameter value as an exact Fraction (floats through their shortest decimal), or a
+    list of them; ValueError for anything else."""
     if isinstance(value, bool):
         raise ValueError(f"a parameter cannot be a boolean ({value!r})")
-    if isinstance(value, int):
-        return sympy.Integer(value)
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"a parameter must be finite, not {value!r}")
-        return sympy.Rational(repr(value))  # the literal's decimal, not its binary value
-    if isinstance(value, Fraction):
-        return sympy.Rational(value.numerator, value.denominator)
+        return Fraction(repr(value))  # the literal's decimal, not its binary value
     if isinstance(value, Decimal):
-        return sympy.Rational(str(value))
+        if not value.is_finite():
+            raise ValueError(f"a parameter must be finite, not {value!r}")
+        return Fraction(value)
     if isinstance(value, list | tuple):
-        return [exact_param(v) for v in value]
+        return [fraction_param(v) for v in value]
     raise ValueError(f"a parameter must be a number or a list of numbers, not {value!r}")
+
+
+def exact_param(value: Any) -> Any:
+    """A parameter value as an exact sympy number (floats through their shortest decimal)."""
+    exact = fraction_param(value)
+    if isinstance(exact, list):
+        return [sympy.Rational(v.numerator, v.denominator) for v in exact]
+    return sympy.Rational(exact.numerator, exact.denominator)
 
 
 def sympy_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """All parameters as exact sympy numbers (or lists of them)."""
     return {name: exact_param(value) for name, value in params.items()}
+
+
+def fraction_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """All parameters as exact Fractions (or lists of them)."""
+    return {name: fraction_param(value) for name, value in params.items()}
 
 
 def float_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,25 +85,43 @@ def float_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _functions_key(functions: Functions) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(declared_functions(functions).items()))
+
+
 def parse_reference(text: object, params: Mapping[str, Any], *, variables: Sequence[str] = (),
-                    functions: Sequence[str] = ()) -> Expr:
-    """Read an author's expression over ``variables`` and the parameters' names."""
+                    functions: Functions = (), infinity: bool = True) -> Expr:
+    """Read an author's expression over ``variables`` and the parameters' names.
+
+    Raises ValueError (with the expression and the reason) if it cannot be read. Cached: the
+    same reference is read once per process, not once per answer.
+    """
     if isinstance(text, bool) or not isinstance(text, str | int | float):
         raise ValueError(f"an expression must be a string or a number, not {text!r}")
     source = repr(text) if isinstance(text, float) else str(text)
-    names = list(dict.fromkeys([*variables, *(p for p in params if p not in variables)]))
+    declared = _functions_key(functions)
+    hidden = {name for name, _ in declared}  # a declared function hides a parameter's name
+    names = tuple(dict.fromkeys([*variables, *(p for p in params
+                                               if p not in variables and p not in hidden)]))
+    return _parse_reference_cached(source, names, declared, infinity)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_reference_cached(source: str, names: tuple[str, ...],
+                            functions: tuple[tuple[str, int], ...], infinity: bool) -> Expr:
     try:
-        return parse(source, variables=names, functions=functions, list_functions=True,
-                     max_length=2000)
+        return parse(source, variables=names, functions=dict(functions), list_functions=True,
+                     max_length=2000, infinity=infinity)
     except ValueError as exc:  # FormatError is a ValueError too
         message = getattr(exc, "message", str(exc))
         raise ValueError(f"'{source}': {message}") from None
 
 
 def reference_sympy(text: object, params: Mapping[str, Any], *, variables: Sequence[str] = (),
-                    functions: Sequence[str] = ()) -> Any:
+                    functions: Functions = (), infinity: bool = True) -> Any:
     """The exact sympy value (or list) of an author's expression in one variant."""
-    expr = parse_reference(text, params, variables=variables, functions=functions)
+    expr = parse_reference(text, params, variables=variables, functions=functions,
+                           infinity=infinity)
     substitutions = {k: v for k, v in sympy_params(params).items() if k not in variables}
     try:
         return to_sympy(expr, substitutions=substitutions, assumptions={"positive": True})
@@ -88,34 +129,38 @@ def reference_sympy(text: object, params: Mapping[str, Any], *, variables: Seque
         raise ValueError(f"'{text}' cannot be computed: {exc}") from None
 
 
-@dataclass(frozen=True)
-class Number:
-    """A value to compare: float, plus the exact rational when there is one."""
-
-    value: float
-    exact: Fraction | None = None
-
-
 def number_of(value: Any) -> Number:
-    """A sympy number as a Number (exact when rational); ValueError if not a real number."""
+    """A sympy number as a Number (exact when rational, else 50 digits; ±infinity kept);
+    ValueError if it is not a real number."""
     if isinstance(value, list):
         raise ValueError("the expression gives a list where one number is expected")
-    value = sympy.sympify(value) if isinstance(value, int | float) else value
-    if getattr(value, "free_symbols", None):
+    if isinstance(value, bool) or not isinstance(value, int | float | sympy.Basic):
+        raise ValueError(f"not a number: {value!r}")
+    if isinstance(value, int):
+        return Number.of_fraction(Fraction(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return Number(value)
+        return Number.of_fraction(Fraction(repr(value)))
+    if value.free_symbols:
         names = ", ".join(sorted(str(s) for s in value.free_symbols))
         raise ValueError(f"the expression still contains unknown names: {names}")
     if isinstance(value, sympy.Rational):
-        exact = Fraction(int(value.p), int(value.q))
-        return Number(float(exact), exact)
+        return Number.of_fraction(Fraction(int(value.p), int(value.q)))
+    if value in (sympy.oo, -sympy.oo):
+        return Number(math.inf if value == sympy.oo else -math.inf)
     try:
-        approx = complex(sympy.N(value, 30))
-    except (TypeError, ValueError) as exc:
+        approx = value.evalf(50)
+        real, imag = approx.as_real_imag()
+        real = real.evalf(50)
+    except (TypeError, ValueError, ArithmeticError) as exc:
         raise ValueError(f"the expression has no numerical value ({exc})") from None
-    if abs(approx.imag) > 1e-12 * max(1.0, abs(approx.real)):
+    if not isinstance(real, sympy.Float) or (imag != 0 and abs(imag) > 1e-30 * max(1, abs(real))):
         raise ValueError("the expression is not a real number")
-    if not math.isfinite(approx.real):
+    if not real.is_finite:
         raise ValueError("the expression is not finite")
-    return Number(approx.real)
+    sign, mantissa, exponent, _ = real._mpf_
+    return Number.of_approximation((-1) ** sign * Fraction(mantissa) * Fraction(2) ** exponent)
 
 
 def reference_number(text: object, params: Mapping[str, Any]) -> Number:
@@ -164,8 +209,11 @@ def reference_numbers(text: object, params: Mapping[str, Any]) -> list[Number]:
 
 
 def answer_number(expr: Expr, params: Mapping[str, Any]) -> Number:
-    """The value of a student's expression (variables, if any, take the parameters' values)."""
-    exact = exact_value(expr) if not expr.free_variables else None
-    if exact is not None:
-        return Number(float(exact) if abs(exact) < 10**308 else math.inf, exact)
-    return Number(evaluate(expr, float_params(params)))
+    """The value of a student's expression (variables, if any, take the parameters' values):
+    exact when rational, else to 50 significant digits; NaN when undefined."""
+    if not expr.free_variables:
+        exact = exact_value(expr)
+        if exact is not None:
+            return Number.of_fraction(exact)
+    env = {k: v for k, v in fraction_params(params).items() if not isinstance(v, list)}
+    return Number.of_precise(precise_evaluate(expr, env))

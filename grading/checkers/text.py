@@ -43,7 +43,7 @@ _SUFFIXES = (
     "nesses", "ness", "ments", "ment", "isms", "ism", "ingly", "ings", "ing", "edly", "ed",
     "ies", "es", "s", "ly",
 )
-PENDING_FEEDBACK = "Your answer has been saved and will be reviewed by a teacher."
+REVIEW_FEEDBACK = "Your answer has been saved and will be reviewed by a teacher."
 
 
 def normalize_words(text: str) -> list[str]:
@@ -163,15 +163,15 @@ class TextChecker(Checker[TextAnswer]):
         canonical = answer.canonical
 
         if review == "always":
-            return Verdict(None, "pending", PENDING_FEEDBACK, tag, found, canonical)
+            return Verdict(None, "review", REVIEW_FEEDBACK, tag, found, canonical)
         if passed and not (review == "undecided" and odd_length):
             return Verdict(1.0, "correct", feedback(spec, True), None, found, canonical)
         hints = [c.feedback_missing for c in concepts if c.key not in found and c.feedback_missing]
         lead = str(misconception.get("feedback", "")) if misconception is not None else ""
         undecided = (0 < fraction < pass_score) or odd_length
         if review == "undecided" and undecided:
-            message = " ".join(p for p in (lead, PENDING_FEEDBACK) if p)
-            return Verdict(None, "pending", message, tag, found, canonical)
+            message = " ".join(p for p in (lead, REVIEW_FEEDBACK) if p)
+            return Verdict(None, "review", message, tag, found, canonical)
         if not lead and "feedback_incorrect" in spec:
             lead = feedback(spec, False)
         message = "\n\n".join(p for p in (lead, *hints) if p) or feedback(spec, False)

@@ -1,8 +1,8 @@
+# ruff: noqa: RUF002 - Greek letters and maths symbols are the point here
 """Vector answers: a fixed number of reals, ``[1.9, 0.7]``, ``(1.9, 0.7)`` or ``1.9, 0.7``."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,14 +12,16 @@ from grading.checkers.base import (
     Checker,
     Verdict,
     feedback,
+    functions_of,
     misconception_list,
     names_of,
 )
 from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
+from grading.checkers.mathparse.characters import normalize
 from grading.checkers.numeric import (
     TOLERANCE_KEYS,
     Tolerance,
-    format_number,
+    format_value,
     misconception_collisions,
     validate_misconception_tolerances,
     validate_tolerance,
@@ -32,9 +34,19 @@ MAX_VECTOR_LENGTH = 2000
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
+def _structure(raw: str) -> str:
+    """``raw`` with full-width brackets and commas (``［1，2］``) read as ASCII, one character
+    for one, so offsets stay those of the student's text."""
+    out = []
+    for ch in raw:
+        form = normalize(ch)[0] if not ch.isascii() else ch
+        out.append(form if len(form) == 1 and form in "()[]{}," else ch)
+    return "".join(out)
+
+
 def split_elements(raw: str) -> list[tuple[str, int]]:
     """Top-level comma-separated elements with their 0-based offsets, outer brackets removed."""
-    text = raw
+    text = _structure(raw)
     start = len(text) - len(text.lstrip())
     end = len(text.rstrip())
     if end <= start:
@@ -52,9 +64,9 @@ def split_elements(raw: str) -> list[tuple[str, int]]:
         elif ch in ")]}":
             depth -= 1
         elif ch == "," and depth == 0:
-            elements.append((text[piece_start:i], piece_start))
+            elements.append((raw[piece_start:i], piece_start))
             piece_start = i + 1
-    elements.append((text[piece_start:end], piece_start))
+    elements.append((raw[piece_start:end], piece_start))
     return elements
 
 
@@ -93,7 +105,7 @@ class VectorChecker(Checker[VectorAnswer]):
     """A list of reals compared elementwise with the numeric tolerances."""
 
     type_name = "vector"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "partial"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, "partial", "allow_infinity"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> VectorAnswer:
         raw = raw or ""
@@ -103,7 +115,8 @@ class VectorChecker(Checker[VectorAnswer]):
             )
         elements = split_elements(raw)
         variables = names_of(spec, "variables")
-        functions = names_of(spec, "functions")
+        functions = functions_of(spec)
+        infinity = bool(spec.get("allow_infinity"))
         exprs = []
         for index, (text, offset) in enumerate(elements, start=1):
             if not text.strip():
@@ -114,7 +127,7 @@ class VectorChecker(Checker[VectorAnswer]):
                     position,
                 )
             exprs.append(parse(text, variables=variables, functions=functions, offset=offset,
-                               max_length=MAX_LENGTH))
+                               max_length=MAX_LENGTH, infinity=infinity))
         expected = _expected_length(spec)
         if expected is not None and len(exprs) != expected:
             raise FormatError(f"expected {expected} numbers, got {len(exprs)}", None)
@@ -122,10 +135,10 @@ class VectorChecker(Checker[VectorAnswer]):
         for expr in exprs:
             text_form = expr.to_text()
             if not expr.free_variables:
-                value = answer_number(expr, {}).value
-                if not math.isfinite(value):
+                value = answer_number(expr, {})
+                if value.is_nan or (value.is_infinite and not infinity):
                     raise FormatError(f"'{text_form}' has no finite value", None)
-                formatted = format_number(value)
+                formatted = format_value(value)
                 if formatted != text_form:
                     text_form = f"{text_form} ≈ {formatted}"
             canonical_parts.append(text_form)
@@ -137,6 +150,9 @@ class VectorChecker(Checker[VectorAnswer]):
               params: Mapping[str, Any] | None = None) -> Verdict:
         params = params or {}
         values = [answer_number(e, params) for e in answer.exprs]
+        if any(v.is_nan or (v.is_infinite and not spec.get("allow_infinity")) for v in values):
+            return Verdict(0.0, "incorrect", "An element has no finite value.", None, [],
+                           answer.canonical)
         reference = reference_numbers(spec["reference"], params)
         if len(values) != len(reference):
             # Only possible when the reference is one list-valued expression, whose length
@@ -187,8 +203,9 @@ class VectorChecker(Checker[VectorAnswer]):
                 problems.append("'reference' must be a list of expressions (or one expression "
                                 "giving a list)")
         problems += validate_tolerance(spec)
-        if "partial" in spec and not isinstance(spec["partial"], bool):
-            problems.append("'partial' must be true or false")
+        for flag in ("partial", "allow_infinity"):
+            if flag in spec and not isinstance(spec[flag], bool):
+                problems.append(f"'{flag}' must be true or false")
         problems += validate_misconception_tolerances(spec)
         return problems
 
@@ -205,6 +222,10 @@ def _expected_length(spec: Mapping[str, Any]) -> int | None:
 
 
 def _plain(number: Number) -> str:
+    if number.is_infinite:
+        return "oo" if number.value > 0 else "-oo"
     if number.exact is not None and number.exact.denominator == 1:
         return str(number.exact.numerator)
+    if number.exact is not None:
+        return f"{number.exact.numerator}/{number.exact.denominator}"
     return repr(number.value)

@@ -6,6 +6,9 @@ symbolic answers the naive approach (`parse_expr` + `simplify(a - b) == 0`) on t
 cases with the ratio of medians. Asserts nothing about time (machines are shared).
 Targets (issue 3): numeric p99 <= 1 ms; symbolic p50 <= 5 ms and p99 <= 50 ms; >= 10x the
 naive median; a pathological answer refused within 1 s.
+Targets (issue 12), over a symbolic set that uses the new vocabulary: p50 <= 1 ms and
+p99 <= 50 ms; >= 10x the naive CAS at the median; no answer over 1 s; pathological input
+refused in <= 10 ms. The sympy fallback's kill is timed too (answer to review).
 """
 
 import statistics
@@ -21,7 +24,7 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
-from grading.checkers import grade
+from grading.checkers import grade, isolation
 
 pytestmark = pytest.mark.benchmark
 
@@ -52,7 +55,35 @@ OTHERS: dict[str, tuple[dict, list[str]]] = {
               "They cannot run in parallel.", "Exploding gradients."]),
 }
 PATHOLOGICAL = ["9^9^9^9", "(" * 300 + "1" + ")" * 300, "10^1000000", "exp(exp(exp(1000)))",
-                "1+" * 249 + "1"]
+                "1+" * 249 + "1", "(10^100)!", "binomial(10^9, 5*10^8)", "x^(10^9)",
+                "sin(" * 45 + "x" + ")" * 45, "2^" * 150 + "2", "x!!", "|" * 400,
+                "\uff08" * 60 + "1" + "\uff09" * 60, "max(" + "1," * 200 + "1)"]
+
+# (reference, variables, domain, answers): the new vocabulary, right and wrong answers
+VOCABULARY: list[tuple[str, list[str], str, list[str]]] = [
+    ("atan(x)", ["x"], "positive", ["arctan(x)", "tan^-1(x)", "atan(1/x)", "asin(x)"]),
+    ("1/cos(2t)", ["t"], "positive", ["sec(2t)", "sec(t)^2", "1/cos(2 t)"]),
+    ("n!/(k!(n-k)!)", ["n", "k"], "positive", ["binomial(n, k)", "nCr(n, k)",
+                                               "n!/k!", "binomial(n, k - 1)"]),
+    ("log(x, b)", ["x", "b"], "positive", ["ln(x)/ln(b)", "log_b(x)", "log(b, x)"]),
+    ("max(a, b)", ["a", "b"], "real", ["Max(a, b)", "(a + b + |a - b|)/2", "min(a, b)"]),
+    ("x/abs(x)", ["x"], "real", ["sign(x)", "sgn(x)", "signum(x)", "1"]),
+    ("n + m", ["n", "m"], "positive", ["\uff08n \uff0b m\uff09", "m + n", "n m"]),
+    ("1/(1 + exp(-x))", ["x"], "real", ["sigmoid(x)", "exp(x)/(1 + exp(x))",
+                                        "1/(1 + exp(x))"]),
+    ("relu(x)", ["x"], "real", ["max(x, 0)", "(x + |x|)/2", "x"]),
+    ("cosh(x)^2 - sinh(x)^2", ["x"], "real", ["1", "sech(x)^2", "cosh(2x)"]),
+    ("sqrt(x) cbrt(x)", ["x"], "positive", ["x^(5/6)", "root(x, 6)^5", "x^(2/3)"]),
+    ("c*sigma_max^(T-t)", ["c", "sigma_max", "T", "t"], "positive",
+     ["c \u03c3_max^(T\u2212t)", "c exp((T-t) ln(sigma_max))", "c sigma_max^(t-T)"]),
+]
+VOCABULARY_NAIVE_NAMES = {
+    "arctan": sympy.atan, "sec": sympy.sec, "binomial": sympy.binomial, "nCr": sympy.binomial,
+    "Max": sympy.Max, "max": sympy.Max, "min": sympy.Min, "sign": sympy.sign,
+    "sgn": sympy.sign, "signum": sympy.sign, "relu": lambda x: sympy.Max(x, 0),
+    "sigmoid": lambda x: 1 / (1 + sympy.exp(-x)), "sech": sympy.sech, "cbrt": sympy.cbrt,
+    "root": sympy.root, "ln": sympy.log,
+}
 
 TIMES = "\u00d7"  # the multiplication sign students paste
 TRANSFORMS = (*standard_transformations, implicit_multiplication_application, convert_xor)
@@ -115,3 +146,58 @@ def test_latency_per_answer_type_and_against_the_naive_baseline():
     print(f"{'pathological (worst)':<22} {worst:8.3f} ms to refuse")
     print(f"speed-up over naive at the median: numeric {naive_numeric_p50 / numeric_p50:.0f}x, "
           f"symbolic {naive_symbolic_p50 / symbolic_p50:.0f}x (target >= 10x)")
+
+
+def _vocabulary_spec(reference: str, variables: list[str], domain: str) -> dict:
+    return {"type": "symbolic", "reference": reference, "variables": variables,
+            "domain": domain}
+
+
+def test_symbolic_vocabulary_against_the_naive_baseline_and_pathological_refusals():
+    print()
+    ours: list[float] = []
+    naive: list[float] = []
+    worst = (0.0, "")
+    for reference, variables, domain, answers in VOCABULARY:
+        spec = _vocabulary_spec(reference, variables, domain)
+        assumption = {"positive": True} if domain == "positive" else {"real": True}
+        names = {n: sympy.Symbol(n, **assumption) for n in variables}
+        names.update(VOCABULARY_NAIVE_NAMES)
+        naive_reference = reference.replace("^", "**")
+        for answer in answers:
+            samples = _timings(lambda a=answer, s=spec: grade(a, s, {}), 100)
+            ours += samples
+            if max(samples) > worst[0]:
+                worst = (max(samples), answer)
+            text = answer.replace("\u03c3", "sigma").replace("\u2212", "-")
+            try:
+                naive += _timings(
+                    lambda t=text, r=naive_reference, n=names: _naive(t, r, n), 3)
+            except Exception as exc:  # the naive approach cannot even read some answers
+                print(f"  naive CAS cannot read {answer!r}: {type(exc).__name__}")
+    ours_p50 = _report("symbolic (vocabulary)", ours)
+    naive_p50 = _report("naive CAS (same set)", naive)
+    print(f"{'worst answer':<22} {worst[0]:8.3f} ms  ({worst[1]!r}; target < 1000 ms)")
+    print(f"speed-up over naive at the median: {naive_p50 / ours_p50:.0f}x (target >= 10x)")
+    refusals = []
+    for answer in PATHOLOGICAL:
+        spec = _vocabulary_spec("x", ["x"], "positive")
+        samples = _timings(lambda a=answer, s=spec: grade(a, s, {}), 5)
+        refusals.append((max(samples), answer[:24]))
+    slowest = max(refusals)
+    print(f"{'pathological refusals':<22} worst {slowest[0]:.3f} ms ({slowest[1]!r}), "
+          f"median {statistics.median(r for r, _ in refusals):.3f} ms (target <= 10 ms)")
+
+
+def test_sympy_fallback_is_cut_at_its_budget():
+    print()
+    spec = {"type": "symbolic", "variables": ["x", "y"],
+            "reference": "sqrt(-1-x^2)*(sin(x+y)/cos(x+y))^6*(1-tan(x)tan(y))^3"}
+    answer = "sqrt(-1-x^2)*(tan(x)+tan(y))^6/(1-tan(x)tan(y))^3"
+    isolation.pool.warm()
+    started = time.perf_counter()
+    result = grade(answer, spec, {})
+    elapsed = (time.perf_counter() - started) * 1000
+    print(f"{'sympy timeout -> review':<22} {elapsed:8.1f} ms (budget "
+          f"{isolation.SYMPY_BUDGET_SECONDS * 1000:.0f} ms; outcome {result.outcome}; "
+          f"helpers killed so far: {isolation.pool.killed})")

@@ -32,7 +32,7 @@ def test_regrade_after_a_tolerance_fix_reports_the_changed_scores(alice, course,
     near.refresh_from_db()
     assert near.outcome == "correct" and near.score == pytest.approx(1.0)
     assert Submission.objects.get(pk=exact.pk).outcome != "error"
-    assert "2 regraded, 1 score(s) changed" in out.getvalue()
+    assert "2 regraded, 1 verdict(s) changed" in out.getvalue()
     assert f"'{near_text}': incorrect 0.0 -> correct" in out.getvalue()
     assert "[" in err.getvalue() and "2/2" in err.getvalue()
 
@@ -82,3 +82,47 @@ def test_regrade_leaves_predictions_to_their_lab(alice, course, module_05,
 def test_regrade_without_matching_submissions_says_so(module_05):
     with pytest.raises(CommandError, match="no submissions match"):
         call_command("regrade", "--exercise", "apply-1-gradient-bound", stdout=StringIO())
+
+
+def test_a_dry_run_lists_the_verdicts_that_would_change_and_stores_nothing(alice, course,
+                                                                           module_05):
+    part = Part.objects.get(exercise__slug="apply-3-context-value")
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 1e-9, "atol": 0.0})
+    params = variant_for(student=alice, course=course, exercise=part.exercise).params
+    context = reference_number(part.spec["reference"], params).value
+    near = submission_create(student=alice, course=course,
+                             part=Part.objects.get(pk=part.pk),
+                             raw_answer=f"{context * 1.005:.6f}")
+    Submission.objects.filter(pk=near.pk).update(grader_version="1.1.0")
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 0.01})
+
+    out = StringIO()
+    call_command("regrade", "--all", "--dry-run", stdout=out, stderr=StringIO())
+
+    near.refresh_from_db()
+    assert near.outcome == "incorrect" and near.grader_version == "1.1.0"  # nothing stored
+    text = out.getvalue()
+    assert f"#{near.pk} " in text and "incorrect 0.0 -> correct 1.0" in text
+    assert "[graded by 1.1.0]" in text
+    assert "1 verdict(s) would change (dry run: nothing stored)" in text
+
+
+def test_a_dry_run_reports_a_changed_misconception_tag(alice, course, module_05):
+    part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
+    params = variant_for(student=alice, course=course, exercise=part.exercise).params
+    wrong = submission_create(student=alice, course=course, part=part,
+                              raw_answer=f"{params['sigma']}*{params['steps']}")
+    assert wrong.misconception == "linear-decay"
+    Submission.objects.filter(pk=wrong.pk).update(misconception="")
+
+    out = StringIO()
+    call_command("regrade", "--exercise", "apply-1-gradient-bound", "--dry-run", stdout=out,
+                 stderr=StringIO())
+
+    assert Submission.objects.get(pk=wrong.pk).misconception == ""
+    assert "(misconception - -> linear-decay)" in out.getvalue()
+
+
+def test_regrade_needs_an_exercise_or_all(module_05):
+    with pytest.raises(CommandError, match="--exercise SLUG or --all"):
+        call_command("regrade", stdout=StringIO())

@@ -2,7 +2,6 @@
 """The safe maths reader: what it accepts, how it reads it, and how it refuses."""
 
 import math
-import time
 from fractions import Fraction
 
 import pytest
@@ -341,7 +340,8 @@ DANGEROUS = [
     "globals()",
     "1;2",
     "#",
-    "x!",
+    "x!!",
+    "!x",
 ]
 
 
@@ -387,7 +387,8 @@ PATHOLOGICAL = [
     "(1.0001^1000)^1000",
     "sqrt(" * 80 + "2" + ")" * 80,
     "|" * 500,
-    "9" * 500,
+    "9.5" * 166,
+    "(9.5" * 100 + ")" * 100,
     "10^-1000000",
     "cosh(cosh(cosh(cosh(1000))))",
     "2^(2^(2^(2^(2^(2^(2^2))))))",
@@ -396,13 +397,15 @@ PATHOLOGICAL = [
 
 
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: t[:20])
-def test_pathological_answers_are_refused_quickly(text):
-    start = time.perf_counter()
+def test_pathological_answers_are_refused(text):
+    # How fast: tests/benchmarks/test_grading_speed.py (tests assert no wall-clock times).
     with pytest.raises(FormatError) as caught:
         parse(text, variables=["x"])
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0
     assert caught.value.message
+
+
+def test_a_long_whole_number_is_read_exactly_beyond_the_float_range():
+    assert exact_value(parse("9" * 500)) == 10**500 - 1
 
 
 def test_limits_are_what_the_contract_says():

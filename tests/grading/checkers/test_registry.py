@@ -23,3 +23,11 @@ def test_answers_with_the_same_value_share_a_key(spec, same, different):
 
 def test_an_unreadable_answer_has_no_key():
     assert answer_key("0.5.5", NUMERIC) is None
+
+
+def test_answers_beyond_the_float_range_keep_distinct_keys():
+    spec = {"type": "numeric", "reference": "1"}
+    assert answer_key("10^400", spec) != answer_key("10^401", spec)
+    assert answer_key("10^400", spec) == answer_key("1e400", spec)
+    assert answer_key("1e-320", spec) != answer_key("2e-320", spec)
+    assert answer_key("0.5", spec) == answer_key("1/2", spec)

@@ -1,15 +1,11 @@
 # ruff: noqa: RUF001 - Greek letters and maths symbols are the point of these tests
 """Symbolic answers: equivalence by sampling, sympy only when sampling cannot decide."""
 
-import threading
-import time
-
 import pytest
 
-from grading.checkers import grade, self_check, validate_spec
-from grading.checkers import symbolic as symbolic_module
+from grading.checkers import grade, isolation, self_check, validate_spec
 from grading.checkers.mathparse import parse
-from grading.checkers.symbolic import compare, run_with_time_budget
+from grading.checkers.symbolic import compare
 
 DECAY = ["c", "sigma_max", "T", "t"]
 BOUND = {"type": "symbolic", "reference": "c*sigma_max^(T-t)", "variables": DECAY}
@@ -101,7 +97,7 @@ EQUIVALENCE = [
     ("N - 1", "N", ["N"], "incorrect"),
     ("N^2/N", "N", ["N"], "correct"),
     ("x + 0.001", "x", ["x"], "incorrect"),
-    ("x + 1e-12", "x", ["x"], "correct"),  # known limit: below the 1e-8 sampling tolerance
+    ("x + 1e-12", "x", ["x"], "incorrect"),  # a decimal means exactly that decimal
 ]
 
 
@@ -204,52 +200,26 @@ def test_sympy_decides_when_no_sample_point_is_defined():
     a = parse("sqrt(-1 - x^2)", variables=["x"])
     same = parse("sqrt(-(x^2 + 1))", variables=["x"])
     other = parse("sqrt(-2 - x^2)", variables=["x"])
-    assert compare(a, same, ["x"]).status == "equal"
-    assert compare(a, same, ["x"]).decided_by == "sympy"
-    assert compare(a, other, ["x"]).status in ("different", "unknown")
+    assert compare(a, same, ["x"], budget=30).status == "equal"
+    assert compare(a, same, ["x"], budget=30).decided_by == "sympy"
+    assert compare(a, other, ["x"], budget=30).status in ("different", "unknown")
 
 
 def test_an_undecidable_answer_goes_to_review(monkeypatch):
-    monkeypatch.setattr(symbolic_module, "_sympy_equal", lambda *args: "unknown")
+    monkeypatch.setattr(isolation, "sympy_equivalent", lambda *args, **kwargs: "unknown")
     spec = {"type": "symbolic", "reference": "sqrt(-1 - x^2)", "variables": ["x"]}
     result = grade("sqrt(-(1 + x^2))", spec, {})
-    assert result.outcome == "pending"
+    assert result.outcome == "review"
     assert result.score is None
 
 
 def test_sampling_alone_decides_ordinary_answers(monkeypatch):
-    def fail(*args):
+    def fail(*args, **kwargs):
         raise AssertionError("sympy should not be needed")
 
-    monkeypatch.setattr(symbolic_module, "_sympy_equal", fail)
+    monkeypatch.setattr(isolation, "sympy_equivalent", fail)
     assert grade("c sigma_max^T / sigma_max^t", BOUND, {}).outcome == "correct"
     assert grade("c sigma_max^(t-T)", BOUND, {}).outcome == "incorrect"
-
-
-def test_time_budget_stops_a_slow_computation_in_the_main_thread():
-    def slow():
-        time.sleep(5)
-        return "done"
-
-    start = time.perf_counter()
-    assert run_with_time_budget(slow, 0.2) is None
-    assert time.perf_counter() - start < 2
-    assert run_with_time_budget(lambda: 42, 1.0) == 42
-
-
-def test_time_budget_works_outside_the_main_thread():
-    results = []
-
-    def body():
-        results.append(run_with_time_budget(lambda: time.sleep(3) or "late", 0.2))
-        results.append(run_with_time_budget(lambda: "quick", 1.0))
-
-    worker = threading.Thread(target=body)
-    start = time.perf_counter()
-    worker.start()
-    worker.join()
-    assert results == [None, "quick"]
-    assert time.perf_counter() - start < 2
 
 
 def test_canonical_and_latex_show_how_the_answer_was_read():

@@ -95,12 +95,12 @@ def test_exploding_only_gets_the_misconception_feedback_first():
 
 UNDECIDED_CASES = [
     (FULL, "correct", 1.0),
-    ("no parallel training and vanishing gradients", "pending", None),
-    ("Exploding gradients and the recurrence.", "pending", None),
-    ("recurrence", "pending", None),  # very short
-    ("parallel vanishing recurrence", "pending", None),  # a list of keywords, not an answer
+    ("no parallel training and vanishing gradients", "review", None),
+    ("Exploding gradients and the recurrence.", "review", None),
+    ("recurrence", "review", None),  # very short
+    ("parallel vanishing recurrence", "review", None),  # a list of keywords, not an answer
     ("I have no idea about this question.", "incorrect", 0.0),
-    (" ".join([FULL] * 30), "pending", None),  # very long
+    (" ".join([FULL] * 30), "review", None),  # very long
 ]
 
 
@@ -120,7 +120,7 @@ def test_pending_answer_still_reports_concepts_and_misconception():
 def test_always_reviewed_answers_are_pending_with_concepts_found():
     spec = {**CHECK, "review": "always"}
     result = grade(FULL, spec, {})
-    assert (result.outcome, result.score) == ("pending", None)
+    assert (result.outcome, result.score) == ("review", None)
     assert result.concepts_found == ["no-parallelism", "vanishing-gradients", "recurrence"]
 
 
