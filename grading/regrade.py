@@ -1,7 +1,7 @@
 """Regrading stored submissions after a spec fix or a new grader, with the grader of today.
 
 Outcomes a person decided (reviews) and predictions (graded against what a lab measured, not
-against the spec: grading/predictions.py) are left alone; whether an answer used an attempt
+against the spec: labs/predictions.py) are left alone; whether an answer used an attempt
 is not changed, so a regrade never costs a student. With ``dry_run`` nothing is stored: the
 report lists the stored verdicts (outcome, score, misconception) the current grader would
 change, e.g. before deploying a new GRADER_VERSION.
