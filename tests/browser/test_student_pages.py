@@ -285,6 +285,11 @@ def test_every_exercise_and_lab_works_end_to_end(
                                                      timeout=LAB_TIMEOUT)
     expect(box.locator(".verdict")).to_contain_text("Correct")
 
+    endpoint = page.locator(f"#part-{_part('predict-analogy', 'endpoint').pk}")
+    endpoint.get_by_label("Near queen").check()  # predict first: the lab shows the answer
+    endpoint.get_by_role("button", name="Lock in my prediction").click()
+    expect(endpoint.locator(".measured")).to_contain_text("queen", timeout=LAB_TIMEOUT)
+
     for slug in ("word-vectors", "rnn", "attention"):
         page.goto(f"{live_server.url}/courses/{course.slug}/labs/{slug}/")
         page.get_by_role("button", name="Run the lab").click()
