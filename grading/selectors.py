@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
@@ -172,6 +172,16 @@ class ModulePage:
 class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]
+    role: str = Enrollment.Role.STUDENT  # the user's role in the course
+
+    @property
+    def role_label(self) -> str:
+        return Enrollment.Role(self.role).label
+
+    @property
+    def is_staff(self) -> bool:
+        """Instructors and TAs, who get a link to the course's dashboard."""
+        return self.role in (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
 
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
@@ -286,9 +296,10 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
 
 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
-    """Each active course of `user` with its module's sections and the user's progress in
-    each (parts answered and solved), in four queries whatever the number of courses."""
-    courses = list(course_list_for_user(user=user))
+    """Each active course of `user` with the user's role in it, its module's sections and
+    the user's progress in each (parts answered and solved), in four queries whatever the
+    number of courses."""
+    courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
     module_ids = {c.module_id for c in courses}
     sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
     parts = list(
@@ -313,7 +324,8 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
                 solved=sum(1 for pk in ids
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
             )))
-        result.append(CourseProgress(course=course, sections=rows))
+        result.append(CourseProgress(course=course, sections=rows,
+                                     role=getattr(course, "user_role", Enrollment.Role.STUDENT)))
     return result
 
 
