@@ -107,9 +107,10 @@ def world(course: Course, irene: User) -> dict:
     return {"students": students, "lab": lab}
 
 
-def _check(client: Client, url: str, method: str = "get", **data) -> list[str]:
-    response = getattr(client, method)(url, data or None)
-    assert response.status_code < 500, url
+def _check(client: Client, url: str, method: str = "get", headers: dict | None = None,
+           **data) -> list[str]:
+    response = getattr(client, method)(url, data or None, headers=headers)
+    assert response.status_code < 500 or client.raise_request_exception is False, url
     body = response.content.decode()
     if response.get("Content-Type", "").startswith("application/json"):
         body = str(response.json().get("mathml", ""))
@@ -154,7 +155,7 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
 
 
 def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
-    client, course, alice, rendered
+    client, course, alice, rendered, monkeypatch
 ):
     problems: list[str] = []
     part = _part("apply-1-gradient-bound", "bound")
@@ -170,15 +171,25 @@ def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
                                    f"&b={quote(payload)}&row={quote(payload)}")
         problems += _check(client, f"/courses/{quote(payload, safe='')}/")
         problems += _check(client, f"/courses/{course.slug}/dashboard/?q={quote(payload)}")
-    anonymous = Client()
+    anonymous = Client(raise_request_exception=False)
     for payload in PAYLOADS:
         problems += _check(anonymous, reverse("login"), "post", username=payload, password="x")
+        problems += _check(anonymous, f"/?{quote(payload)}", headers={"host": payload[:20]})
+
+    def broken(**kwargs):
+        raise RuntimeError(PAYLOADS[0])
+
+    monkeypatch.setattr("courses.views.course_progress_for_student", broken)
+    failing = Client(raise_request_exception=False)
+    failing.force_login(alice)
+    assert failing.get("/").status_code == 500
+    problems += executable_markup(failing.get("/").content.decode())
     _RAN.add("echoed")
     assert problems == []
 
 
 def test_the_pages_above_render_every_template_of_the_project(
-    client, course, irene, world, rendered
+    client, course, irene, world, rendered, monkeypatch
 ):
     """A template no test renders here could show stored text unchecked."""
     if "stored" not in _RAN:
@@ -186,6 +197,6 @@ def test_the_pages_above_render_every_template_of_the_project(
                                                                   rendered)
     if "echoed" not in _RAN:
         test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
-            client, course, world["students"][0], rendered)
+            client, course, world["students"][0], rendered, monkeypatch)
     missing = _project_templates() - rendered
     assert missing == set()
