@@ -23,6 +23,7 @@ from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
 from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
+from grading.variant_numbers import VariantNumber, variant_numbers
 from labs.models import LabRun
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
@@ -96,6 +97,10 @@ class ExerciseView:
     exercise: Exercise
     prompt: str
     parts: list[PartView]
+    #: the student's own numbers, as the question uses them (empty: the same for everyone)
+    numbers: list[VariantNumber] = field(default_factory=list)
+    #: whether those are the module's own numbers (the default variant)
+    module_numbers: bool = False
 
     @property
     def slug(self) -> str:
@@ -278,10 +283,13 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         own: list[ExerciseView] = []
         for exercise in section.exercises.all():
             variant = variant_for(student=student, course=course, exercise=exercise)
+            parts = list(exercise.parts.all())
             view = ExerciseView(
                 exercise=exercise, prompt=variant.prompt(exercise.prompt),
-                parts=[_part_view(part, variant, history[part.pk], runs)
-                       for part in exercise.parts.all()],
+                parts=[_part_view(part, variant, history[part.pk], runs) for part in parts],
+                numbers=variant_numbers(exercise=exercise, variant=variant,
+                                        part_prompts=[p.prompt for p in parts]),
+                module_numbers=variant.is_default,
             )
             (predictions if view.is_prediction else own).append(view)
         exercises.extend(own)

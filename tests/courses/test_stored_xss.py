@@ -8,6 +8,7 @@ rendered every template of the project (so a new template that shows text is cov
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import cast
 from urllib.parse import quote
 
 import pytest
@@ -77,8 +78,8 @@ def world(course: Course, irene: User) -> dict:
     lab = Lab.objects.get(slug="vanishing-gradient")
     students = []
     for index, payload in enumerate(PAYLOADS):
-        student = UserFactory(username=f"x{index}", first_name=payload[:150],
-                              last_name=payload[-150:])
+        student = cast(User, UserFactory(username=f"x{index}", first_name=payload[:150],
+                                         last_name=payload[-150:]))
         EnrollmentFactory(user=student, course=course, role=Enrollment.Role.STUDENT,
                           group=payload[:50])
         students.append(student)

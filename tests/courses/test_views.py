@@ -49,8 +49,9 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 9 queries
-MODULE_PAGE_QUERIES = 11
+#: session, user, then the module page selector's 9 queries and whether the student has the
+#: module's own numbers (the default variant)
+MODULE_PAGE_QUERIES = 12
 
 
 def _module_url(course) -> str:
@@ -247,3 +248,21 @@ def test_the_course_list_shows_the_role_in_each_course(client, course, other_cou
     assert "You are: Teaching assistant" in home[autumn:spring]
     assert "You are: Student" in home[spring:]
     assert _links(home).get("Dashboard") == reverse("dashboard:overview", args=[course.slug])
+
+
+def test_the_module_page_shows_the_student_s_own_numbers_above_each_question(
+    client, alice, course
+):
+    from courses.models import Exercise
+    from grading.variant_assignment import variant_for
+
+    client.force_login(alice)
+    page = client.get(_module_url(course)).content.decode()
+    article = page[page.index('id="exercise-apply-1-gradient-bound"'):]
+    article = article[:article.index("</article>")]
+    params = variant_for(student=alice, course=course,
+                         exercise=Exercise.objects.get(slug="apply-1-gradient-bound")).params
+    numbers = article[article.index('class="your-numbers"'):article.index('class="prompt"')]
+    assert "Your numbers" in numbers
+    assert f'data-name="sigma">{params["sigma"]}</strong>' in numbers
+    assert f'data-name="steps">{params["steps"]}</strong>' in numbers

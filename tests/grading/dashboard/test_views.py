@@ -25,8 +25,8 @@ PAGES = {
     "part": 11,
     "misconceptions": 6,
     "labs": 10,
-    "student": 13,
-    "reviews": 5,
+    "student": 16,
+    "reviews": 6,
     "deadlines": 6,
     "gradebook-csv": 7,
     "submissions-csv": 4,
@@ -246,3 +246,55 @@ def test_the_overview_draws_both_charts_as_svg(client, course, irene):
     body = client.get(_url(course, "overview")).content.decode()
     assert body.count("<svg") == 2
     assert "Score distribution" in body and "Completion over time" in body
+
+
+# --- staff see each student's numbers and the question (issue 11, item 12) -----------------
+
+def _numbers(student, course, slug):
+    from grading.variant_assignment import variant_for
+
+    return variant_for(student=student, course=course, exercise=Exercise.objects.get(slug=slug)).params
+
+
+def test_the_drill_down_shows_the_student_s_numbers_and_the_question(client, course, irene, alice):
+    client.force_login(irene)
+    page = client.get(_url(course, "student", student_id=alice.pk)).content.decode()
+    row = page[page.index('id="question-apply-1-gradient-bound"'):]
+    row = row[:row.index("</tr>")]
+    params = _numbers(alice, course, "apply-1-gradient-bound")
+    assert f'data-name="sigma">{params["sigma"]}</strong>' in row
+    assert f'data-name="steps">{params["steps"]}</strong>' in row
+    assert f"A gradient passes back through {params['steps']} RNN steps" in row
+
+
+def test_the_review_queue_shows_the_question_with_the_student_s_numbers(
+    client, course, irene, alice
+):
+    from grading.models import DefaultVariant
+
+    DefaultVariant.objects.create(course=course, student=alice)
+    part = Part.objects.get(exercise__slug="predict-analogy", key="meaning")
+    answer = submission_create(student=alice, course=course, part=part,
+                               raw_answer="The direction from man to woman is the same as king to queen.")
+    assert answer.outcome == Submission.Outcome.REVIEW
+    client.force_login(irene)
+    page = client.get(_url(course, "reviews")).content.decode()
+    item = page[page.index(f'id="review-{answer.pk}"'):]
+    assert "The question, as this student saw it" in item
+    assert "king" in item[:item.index("Their answer")]
+
+
+def test_the_review_queue_shows_a_parameterised_question_with_the_student_s_numbers(
+    client, course, irene, alice
+):
+    from grading.dashboard.reviews import review_queue
+
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    Submission.objects.create(student=alice, course=course, part=part, raw_answer="0.5",
+                              outcome=Submission.Outcome.REVIEW, counts_as_attempt=True)
+    [item] = review_queue(course=course).items
+    params = _numbers(alice, course, "apply-1-gradient-bound")
+    assert {n.name: n.value for n in item.question.numbers} == {
+        "steps": str(params["steps"]), "sigma": str(params["sigma"])}
+    assert f"A gradient passes back through {params['steps']} RNN steps" in item.question.prompt
+    assert "Largest possible size of the gradient" in item.part_prompt
