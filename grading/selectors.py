@@ -17,6 +17,7 @@ from django.http import Http404
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
+from grading.answer_display import AnswerView, answer_views
 from grading.models import Submission
 from grading.predictions import measured_value
 from grading.preview import PREVIEWED_TYPES
@@ -58,10 +59,24 @@ class PartView:
     state: AttemptState
     history: list[Submission]
     prediction: PredictionView | None = None
+    answers: list[AnswerView] = field(default_factory=list)  # the history, described
 
     @property
     def latest(self) -> Submission | None:
         return self.history[-1] if self.history else None
+
+    @property
+    def latest_answer(self) -> AnswerView | None:
+        return self.answers[-1] if self.answers else None
+
+    @property
+    def history_summary(self) -> str:
+        """The answers list's title: how many were stored, and how many used an attempt when
+        that differs (it must agree with "Attempts used")."""
+        stored, used = len(self.history), self.state.used
+        if used == stored:
+            return f"Your answers ({stored})"
+        return f"Your answers ({stored}, {used or 'none'} used an attempt)"
 
     @property
     def previewable(self) -> bool:
@@ -231,6 +246,7 @@ def _part_view(part: Part, variant: Variant, history: list[Submission],
         options=options, multiple=bool(spec.get("multiple")),
         state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
         history=history, prediction=_prediction(part, history, runs, options),
+        answers=answer_views(history, penalty=part.exercise.penalty),
     )
 
 
@@ -371,6 +387,7 @@ class SubmissionDetail:
     submission: Submission
     prompt: str
     run: LabRun | None
+    answer: AnswerView | None = None  # its outcome and score, described
 
     @property
     def waiting(self) -> bool:
@@ -379,8 +396,9 @@ class SubmissionDetail:
 
 def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
                            submission_id: int) -> SubmissionDetail:
-    """The user's own submission in the course, its part's prompt in the user's variant and
-    the lab run grading it (predictions); Http404 for anyone else's submission (or none)."""
+    """The user's own submission in the course, its part's prompt in the user's variant, the
+    lab run grading it (predictions) and its attempt number; Http404 for anyone else's
+    submission (or none)."""
     if not user.is_authenticated:
         raise Http404("No such answer.")
     submission = (
@@ -395,4 +413,10 @@ def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
     variant = variant_for(student=cast(User, user), course=submission.course, exercise=part.exercise)
     run = (LabRun.objects.filter(submission=submission, requester_id=user.pk).defer("plot_svg")
            .order_by("-queued_at", "-id").first()) if part.spec.get("lab") else None
-    return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""), run=run)
+    # its attempt number, counted as submission_grade counts them (in id order)
+    so_far = list(Submission.objects.filter(student_id=user.pk, course=submission.course,
+                                            part=part, pk__lt=submission.pk)
+                  .only("outcome", "counts_as_attempt", "score").order_by("id"))
+    answer = answer_views([*so_far, submission], penalty=part.exercise.penalty)[-1]
+    return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""),
+                            run=run, answer=answer)

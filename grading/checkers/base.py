@@ -198,7 +198,7 @@ def check_misconception_shapes(spec: Mapping[str, Any], *, answer_key: str = "an
     if not isinstance(value, list):
         return ["'misconceptions' must be a list of tables"]
     problems = []
-    allowed = {"tag", "feedback", answer_key, *extra}
+    allowed = {"tag", "label", "feedback", answer_key, *extra}
     for index, item in enumerate(value, start=1):
         where = f"'misconceptions' entry {index}"
         if not isinstance(item, Mapping):
@@ -210,6 +210,8 @@ def check_misconception_shapes(spec: Mapping[str, Any], *, answer_key: str = "an
             problems.append(f"{where} needs a 'tag' string")
         if not isinstance(item.get("feedback"), str):
             problems.append(f"{where} needs a 'feedback' string")
+        if "label" in item and not isinstance(item["label"], str):
+            problems.append(f"{where}: 'label' must be a string (a one-line description)")
         if answer_key not in item:
             problems.append(f"{where} needs '{answer_key}'")
     return problems

@@ -9,6 +9,7 @@ from courses.models import Course, Part
 from courses.rendering import render_markdown
 from courses.selectors import course_students
 from grading.checkers import grade
+from grading.misconception_labels import misconception_label
 from grading.models import Submission
 from grading.variant_assignment import default_variant_students, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
@@ -29,6 +30,10 @@ class ReviewItem:
     rubric_html: SafeString  # the part's review_rubric (authored content)
     concepts: list[RubricConcept]
     question: StudentQuestion  # the exercise with the student's numbers
+
+    @property
+    def misconception_label(self) -> str:
+        return misconception_label(self.submission.part.spec, self.submission.misconception)
 
     @property
     def part_prompt(self) -> str:

@@ -1,12 +1,14 @@
 """A student's drill-down: the questions with the student's own numbers, every answer as
 typed, lab runs, overrides and extensions."""
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
 from courses.models import Course, Enrollment
 from courses.selectors import course_exercises, student_enrollment_get
+from grading.answer_display import AnswerView, answer_views
 from grading.dashboard.progress import MatrixCell, matrix_cell
 from grading.gradebook import GradebookRow, PartColumn, gradebook
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
@@ -26,6 +28,16 @@ class StudentDetail:
     overrides: list[GradeOverride]  # the audit trail, oldest first
     extensions: list[DeadlineExtension]
     questions: list[StudentQuestion]  # each exercise in the student's variant, module order
+
+    @property
+    def answers(self) -> list[AnswerView]:
+        """`submissions` described (outcome, score and its penalty), oldest first."""
+        by_part: dict[int, list[Submission]] = defaultdict(list)
+        for submission in self.submissions:
+            by_part[submission.part_id].append(submission)
+        described = {view.submission.pk: view for part in by_part.values()
+                     for view in answer_views(part, penalty=part[0].part.exercise.penalty)}
+        return [described[s.pk] for s in self.submissions]
 
     @property
     def earned(self) -> float:
