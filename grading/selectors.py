@@ -24,7 +24,12 @@ from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
 from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
-from grading.variant_numbers import VariantNumber, variant_numbers
+from grading.variant_numbers import (
+    StudentQuestion,
+    VariantNumber,
+    student_question,
+    variant_numbers,
+)
 from labs.models import LabRun
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
@@ -360,10 +365,16 @@ class StudentPart:
     enrollment: Enrollment
     part: Part
     params: dict[str, Any]
+    question: StudentQuestion | None = None  # the exercise and this part in the variant
 
     @property
     def course(self) -> Course:
         return self.enrollment.course
+
+    @property
+    def part_prompt(self) -> str:
+        """This part's prompt with the student's numbers."""
+        return self.question.part_prompts[0][1] if self.question else ""
 
 
 def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: int) -> StudentPart:
@@ -379,7 +390,9 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     if part is None:
         raise Http404("No such question.")
     variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
-    return StudentPart(enrollment=enrollment, part=part, params=variant.params)
+    question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
+                                variant=variant)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question)
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,7 @@ def test_vanishing_gradient_lab_runs_on_a_worker_to_its_plot(
     screenshot("plot")
 
     page.get_by_role("link", name="Back to the lab").click()
-    expect(page.locator(".runs li")).to_have_count(1)
+    expect(page.locator(".runs > li")).to_have_count(1)
 
 
 def test_keyboard_only_submission(page: Page, live_server, requests_seen, alice, course):

@@ -306,3 +306,18 @@ def test_a_review_comment_with_markdown_attributes_is_inert_on_the_student_s_pag
                  client.get(reverse("submission", args=[course.slug, answer.pk])).content.decode()):
         assert "onerror" not in page and "javascript:" not in page
         assert "Good." in page
+
+
+def test_the_no_javascript_preview_page_shows_the_question_with_the_student_s_numbers(
+    client, alice, course
+):
+    part, sigma, steps = _bound(alice, course)
+    client.force_login(alice)
+    response = client.post(reverse("part-preview", args=[course.slug, part.pk]),
+                           {"answer": f"{sigma}^{steps}"})
+    page = _text(response.content.decode())
+    assert response.status_code == 200
+    assert f"A gradient passes back through {steps} RNN steps" in page
+    assert "Largest possible size of the gradient" in page
+    assert "Your numbers" in page and f"steps = {steps}" in page
+    assert page.index("A gradient passes back") < page.index("We read")
