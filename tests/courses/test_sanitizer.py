@@ -70,3 +70,9 @@ def test_mathml_keeps_its_presentation_attributes_and_loses_links():
                          '<mo stretchy="false" href="javascript:alert(1)">(</mo></math>')
     assert 'display="block"' in html and 'mathvariant="normal"' in html
     assert 'stretchy="false"' in html and "href" not in html
+
+
+def test_the_filters_render_nothing_for_none():
+    for name in FILTERS:
+        assert Template("{% load content %}{{ text|" + name + " }}").render(
+            Context({"text": None})).strip() == ""
