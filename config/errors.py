@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.template import loader
 from django.urls import reverse
 
-from config.api.errors import error_body
+from api.errors import error_body
 
 logger = logging.getLogger("config.errors")
 

@@ -7,7 +7,7 @@ from django.urls import include, path
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/v1/", include("config.api_urls")),
+    path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("", include("courses.urls")),
     path("", include("grading.urls")),

@@ -2,26 +2,9 @@
 
 from typing import Any
 
-from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.contrib import admin
 
-from courses.api_keys import api_key_create, api_key_revoke
-from courses.models import (
-    ApiKey,
-    Course,
-    Enrollment,
-    Exercise,
-    Figure,
-    IdempotencyRecord,
-    Lab,
-    Module,
-    Part,
-    Section,
-    WebhookDelivery,
-    WebhookSubscription,
-)
-from courses.webhooks import webhook_delivery_replay, webhook_unsubscribe
+from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -121,94 +104,3 @@ class EnrollmentAdmin(admin.ModelAdmin):
                      "external_id")
     list_select_related = ("user", "course")
     autocomplete_fields = ("user",)
-
-
-# --- API integration: keys, webhooks, idempotency records ---------------------------
-
-
-@admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
-    """Keys are issued here or by the API; the token is shown once, in a message."""
-
-    list_display = ("name", "course", "role", "prefix", "created_by", "created_at", "last_used_at",
-                    "revoked_at")
-    list_filter = ("role", "course", ("revoked_at", admin.EmptyFieldListFilter))
-    search_fields = ("name", "prefix", "course__slug")
-    list_select_related = ("course", "created_by")
-    actions = ("revoke",)
-
-    def get_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> Any:
-        if obj is None:
-            return ["course", "name", "role"]
-        return ["course", "name", "role", "prefix", "created_by", "created_at", "last_used_at",
-                "revoked_at"]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> Any:
-        return [] if obj is None else self.get_fields(request, obj)
-
-    def save_model(self, request: Any, obj: ApiKey, form: Any, change: bool) -> None:
-        if change:
-            return
-        issued = api_key_create(course=obj.course, name=obj.name, role=obj.role, created_by=request.user)
-        obj.pk = issued.api_key.pk
-        messages.warning(request, f"The token of this key is {issued.token} - copy it now: "
-                                  "it is not stored and will not be shown again.")
-
-    @admin.action(description="Revoke the selected keys")
-    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
-        for api_key in queryset:
-            api_key_revoke(api_key=api_key)
-        messages.success(request, f"Revoked {queryset.count()} key(s).")
-
-
-class NoAddAdmin(admin.ModelAdmin):
-    """For rows only the service writes (through the API or as a side effect): no "Add"."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-
-@admin.register(WebhookSubscription)
-class WebhookSubscriptionAdmin(NoAddAdmin):
-    """Subscriptions are made through the API (which shows the secret once)."""
-
-    list_display = ("url", "course", "events", "is_active", "created_at")
-    list_filter = ("is_active", "course")
-    readonly_fields = ("course", "url", "events", "is_active", "created_at")
-    exclude = ("secret",)
-    actions = ("unsubscribe",)
-
-    @admin.action(description="Unsubscribe (pending deliveries give up)")
-    def unsubscribe(self, request: HttpRequest, queryset: QuerySet[WebhookSubscription]) -> None:
-        for subscription in queryset:
-            webhook_unsubscribe(subscription=subscription)
-
-
-@admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(NoAddAdmin):
-    """The outbox: failed deliveries are listed here and can be replayed."""
-
-    list_display = ("event", "event_id", "subscription", "status", "attempts", "last_status_code",
-                    "last_error", "next_attempt_at", "created_at")
-    list_filter = ("status", "event", "subscription__course")
-    search_fields = ("event_id", "subscription__url")
-    list_select_related = ("subscription",)
-    readonly_fields = ("subscription", "event", "event_id", "payload", "status", "attempts",
-                       "next_attempt_at", "last_attempt_at", "last_status_code", "last_error",
-                       "delivered_at", "created_at")
-    actions = ("replay",)
-
-    @admin.action(description="Replay the selected deliveries")
-    def replay(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
-        for delivery in queryset:
-            webhook_delivery_replay(delivery=delivery)
-        messages.success(request, f"Queued {queryset.count()} delivery(ies) again.")
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(NoAddAdmin):
-    list_display = ("principal", "key", "status_code", "created_at", "completed_at")
-    search_fields = ("principal", "key")
-    readonly_fields = ("principal", "key", "fingerprint", "status_code", "response", "location",
-                       "resource", "created_at", "completed_at")
-

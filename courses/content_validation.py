@@ -4,6 +4,8 @@
 fixes a whole batch in one go; nothing is applied while any problem remains.
 """
 
+import math
+import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -19,13 +21,34 @@ ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text")
 class FieldRule:
     types: tuple[type, ...]
     required: bool = True
+    #: Bounds of a number (inclusive), so that what the database stores is what was meant.
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+#: The largest whole number an `order` or count column holds on every database.
+MAX_STORED_INT = 2_147_483_647
+#: Bounds of numeric fields, by name, wherever they appear.
+NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
+    "order": (0, MAX_STORED_INT),
+    "max_attempts": (0, 10_000),
+    "penalty": (0.0, 1.0),
+    "points": (0.0, 10_000.0),
+}
+#: Characters no content string may hold: NUL and the other C0/C1 controls (tab, newline and
+#: carriage return are text). PostgreSQL refuses NUL outright; the others hide in pages.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _rules(
     required: Mapping[str, tuple[type, ...]], optional: Mapping[str, tuple[type, ...]]
 ) -> dict[str, FieldRule]:
-    rules = {name: FieldRule(types) for name, types in required.items()}
-    rules.update({name: FieldRule(types, required=False) for name, types in optional.items()})
+    def rule(name: str, types: tuple[type, ...], needed: bool) -> FieldRule:
+        low, high = NUMBER_BOUNDS.get(name, (None, None))
+        return FieldRule(types, required=needed, minimum=low, maximum=high)
+
+    rules = {name: rule(name, types, True) for name, types in required.items()}
+    rules.update({name: rule(name, types, False) for name, types in optional.items()})
     return rules
 
 
@@ -62,14 +85,34 @@ PART_OPTIONAL = {"points": NUMBER, "prompt": STR}
 
 SpecValidator = Callable[[dict[str, Any]], list[str]]
 LabParamsValidator = Callable[[str, dict[str, Any]], list[str]]
+LabSchemaBuilder = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 
 @dataclass
 class Validators:
-    """Hooks into the other apps: the grading registry checks part specs, labs their schema."""
+    """Hooks into the apps above: grading checks part specs, labs a lab's simulation and
+    parameter overrides (and builds the schema stored with the lab)."""
 
     part_spec: SpecValidator | None = None
     lab: LabParamsValidator | None = None
+    lab_schema: LabSchemaBuilder | None = None
+
+
+#: Filled by GradingConfig.ready() and LabsConfig.ready(): courses never imports the apps
+#: that own those vocabularies (they sit above it).
+REGISTERED = Validators()
+
+
+def content_validators_register(*, part_spec: SpecValidator | None = None,
+                                lab: LabParamsValidator | None = None,
+                                lab_schema: LabSchemaBuilder | None = None) -> None:
+    """Install the validators an app owns (each argument given replaces the current one)."""
+    if part_spec is not None:
+        REGISTERED.part_spec = part_spec
+    if lab is not None:
+        REGISTERED.lab = lab
+    if lab_schema is not None:
+        REGISTERED.lab_schema = lab_schema
 
 
 class _Collector:
@@ -96,6 +139,45 @@ def _check_fields(
             out.add(source, (*prefix, name), f"'{name}' must be {expected}, not {type(value).__name__}")
         elif isinstance(value, str) and rule.types == STR and not value.strip():
             out.add(source, (*prefix, name), f"'{name}' must not be empty")
+        elif isinstance(value, int | float):
+            problem = _number_problem(name, value, rule)
+            if problem:
+                out.add(source, (*prefix, name), problem)
+
+
+def _number_problem(name: str, value: float, rule: FieldRule) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"'{name}' must be a finite number, not {value}"
+    low, high = rule.minimum, rule.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        return f"'{name}' must be between {low:g} and {high:g}, not {value:g}"
+    return None
+
+
+def _check_text(out: _Collector, source: SourceFile) -> None:
+    """No string anywhere in the file (nor a Markdown body) may hold control characters."""
+
+    def visit(value: Any, keys: tuple[str | int, ...]) -> None:
+        if isinstance(value, str):
+            found = _CONTROL.search(value)
+            if found:
+                where = ".".join(str(k) for k in keys if isinstance(k, str)) or "the file"
+                out.add(source, keys, f"'{where}' holds a control character "
+                                      f"(U+{ord(found.group()):04X}); remove it")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                visit(item, (*keys, str(key)))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                visit(item, (*keys, index) if isinstance(item, dict) else keys)
+
+    visit(source.data, ())
+    found = _CONTROL.search(source.body)
+    if found:
+        line = source.body[:found.start()].count("\n") + 1
+        out.errors.append(ContentError(
+            source.display_path, source.text.count("\n") + 1 + source.line_offset + line,
+            f"the body holds a control character (U+{ord(found.group()):04X}); remove it"))
 
 
 def _check_unknown(
@@ -125,8 +207,8 @@ def _check_unique(
     seen: dict[Any, str] = {}
     for source in sources:
         value = source.data.get(field_name)
-        if value is None:
-            continue
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            continue  # a missing or mistyped value is reported by _check_fields
         if value in seen:
             out.add(source, (field_name,), f"{what} {field_name} '{value}' is already used by {seen[value]}")
         seen[value] = source.display_path
@@ -200,6 +282,13 @@ def validate_content(files: ContentFiles, validators: Validators | None = None) 
     out = _Collector()
     out.errors.extend(files.errors)
     uuids: dict[str, str] = {}
+
+    sources = [*([files.module] if files.module else []), *files.sections, *files.figures,
+               *files.labs, *files.exercises]
+    for source in sources:
+        if not source.data:
+            out.add(source, (), f"the {source.kind} file is empty")
+        _check_text(out, source)
 
     if files.module is not None:
         _check_fields(out, files.module, files.module.data, MODULE_FIELDS)

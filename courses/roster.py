@@ -9,12 +9,18 @@ A sync reaches no further than its course: it adopts only accounts already enrol
 hand (matched by email), never an account of another course; it never renames an account
 that is also enrolled elsewhere; and it gives only the roles students and TAs have, since
 instructors are made in person.
+
+A sync that would deactivate more than ROSTER_MAX_DEACTIVATION_SHARE of the course's active
+LMS-managed enrolments (and more than one of them), or an empty list that would deactivate
+anyone, is refused unless the caller confirms it (`allow_mass_deactivation`): an empty or
+truncated list from a misbehaving LMS must not empty a class.
 """
 
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -25,6 +31,27 @@ from courses.models import Course, Enrollment
 MAX_ENTRIES = 10_000
 #: The roles a roster may give; instructors are added in person, never by a sync.
 ROSTER_ROLES = (Enrollment.Role.STUDENT, Enrollment.Role.TA)
+#: Default share of the active LMS-managed roster one sync may deactivate unconfirmed.
+DEFAULT_MAX_DEACTIVATION_SHARE = 0.2
+
+
+def max_deactivation_share() -> float:
+    """The share (0..1) of the active LMS-managed roster a sync may deactivate unconfirmed
+    (setting ROSTER_MAX_DEACTIVATION_SHARE)."""
+    share = float(getattr(settings, "ROSTER_MAX_DEACTIVATION_SHARE", DEFAULT_MAX_DEACTIVATION_SHARE))
+    return min(1.0, max(0.0, share))
+
+
+class RosterMassDeactivation(Exception):
+    """The sync would deactivate more of the roster than allowed unconfirmed. Nothing changed."""
+
+    def __init__(self, *, deactivating: int, active: int, share: float) -> None:
+        self.deactivating, self.active, self.share = deactivating, active, share
+        super().__init__(
+            f"This roster would deactivate {deactivating} of the {active} active students "
+            f"managed by the LMS (more than {share:.0%}). If that is intended, send the same "
+            "roster again with allow_mass_deactivation set to true."
+        )
 
 
 class RosterInvalid(Exception):
@@ -136,7 +163,8 @@ def _enrolled_elsewhere(course: Course, user_ids: list[int]) -> set[int]:
 
 
 @transaction.atomic(durable=True)
-def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
+def roster_sync(*, course: Course, entries: list[RosterEntry],
+                allow_mass_deactivation: bool = False) -> RosterDiff:
     """Make the course's LMS-managed enrolments match `entries`; returns what changed.
 
     Each entry is matched by external id in this course; otherwise it adopts the enrolment
@@ -145,14 +173,19 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
     except for accounts also enrolled in another course or site staff; role and group are
     updated; managed enrolments absent from `entries` are deactivated. Raises RosterInvalid
     (changing nothing) for duplicate or blank external ids or roles other than student and
-    ta. Concurrent syncs of one course are serialized. The number of queries does not grow
-    with the roster.
+    ta. Raises RosterMassDeactivation (changing nothing) when, without
+    `allow_mass_deactivation`, more than one and more than `max_deactivation_share()` of the
+    active LMS-managed enrolments would be deactivated, or an empty list would deactivate any.
+    Concurrent syncs of one course are serialized. The number of queries does not grow with
+    the roster.
     """
     _validate(entries)
     Course.objects.select_for_update().filter(pk=course.pk).first()
     diff = RosterDiff()
     enrollments = list(Enrollment.objects.filter(course=course).select_related("user"))
     by_external = {e.external_id: e for e in enrollments if e.external_id}
+    if not allow_mass_deactivation:
+        _refuse_mass_deactivation(by_external, {e.external_id for e in entries})
     by_user = {e.user_id: e for e in enrollments}
     newcomers = [e for e in entries if e.external_id not in by_external]
     found = _find_users(course, newcomers) if newcomers else {}
@@ -224,6 +257,15 @@ def roster_sync(*, course: Course, entries: list[RosterEntry]) -> RosterDiff:
         Enrollment.objects.bulk_update(changed_enrollments,
                                        ["role", "group", "is_active", "external_id"])
     return diff
+
+
+def _refuse_mass_deactivation(managed: dict[str, Enrollment], listed: set[str]) -> None:
+    active = [ext for ext, enrollment in managed.items() if enrollment.is_active]
+    deactivating = sum(1 for ext in active if ext not in listed)
+    share = max_deactivation_share()
+    # One student leaving is ordinary even in a small class; an empty list never is.
+    if deactivating > max(1.0, share * len(active)) or (deactivating and not listed):
+        raise RosterMassDeactivation(deactivating=deactivating, active=len(active), share=share)
 
 
 def _update_user(user: User, first: str, last: str, email: str, changed: list[User]) -> bool:

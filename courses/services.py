@@ -10,7 +10,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from courses.content_files import ContentError, ContentFiles, SourceFile, read_module_folder
-from courses.content_validation import Validators, validate_content
+from courses.content_validation import REGISTERED, Validators, validate_content
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
 
 
@@ -51,14 +51,6 @@ def module_folders(root: Path) -> list[Path]:
     return sorted(p.parent for p in root.glob("*/module.toml"))
 
 
-def default_validators() -> Validators:
-    """Validators from the grading and labs registries, which own their vocabularies."""
-    from grading.content_checks import part_spec_problems
-    from labs.content_checks import lab_problems
-
-    return Validators(part_spec=part_spec_problems, lab=lab_problems)
-
-
 def content_sync(
     *, root: Path, validators: Validators | None = None, dry_run: bool = False
 ) -> SyncReport:
@@ -68,19 +60,21 @@ def content_sync(
     removed are archived, never deleted; an archived item that comes back is restored.
     With `dry_run`, the report is computed and the transaction rolled back.
     """
-    validators = validators if validators is not None else default_validators()
+    validators = validators if validators is not None else REGISTERED
     folders = module_folders(root)
     if not folders:
         raise ContentInvalid([ContentError(str(root), 1, "no module.toml found here or below")])
     bundles = [read_module_folder(folder) for folder in folders]
     errors = [error for files in bundles for error in validate_content(files, validators)]
-    errors += _database_conflicts(bundles)
+    if errors:  # the conflict check below relies on valid files
+        raise ContentInvalid(errors)
+    errors = _database_conflicts(bundles)
     if errors:
         raise ContentInvalid(errors)
     report = SyncReport()
     with transaction.atomic(durable=True):
         for files in bundles:
-            _ContentApplier(files, report).apply()
+            _ContentApplier(files, report, validators).apply()
         if dry_run:
             transaction.set_rollback(True)
     return report
@@ -112,8 +106,9 @@ def _database_conflicts(bundles: list[ContentFiles]) -> list[ContentError]:
 class _ContentApplier:
     """Upserts one validated module folder; records every change in the report."""
 
-    def __init__(self, files: ContentFiles, report: SyncReport) -> None:
+    def __init__(self, files: ContentFiles, report: SyncReport, validators: Validators) -> None:
         self.files = files
+        self.validators = validators
         self.report = report
         self.now = timezone.now()
 
@@ -169,13 +164,14 @@ class _ContentApplier:
     def _lab_fields(
         self, s: SourceFile, module: Module, sections: dict[str, Section]
     ) -> dict[str, Any]:
-        from labs.content_checks import lab_param_schema
-
         d = s.data
+        overrides = d.get("params", {})
+        schema = (self.validators.lab_schema(d["simulation"], overrides)
+                  if self.validators.lab_schema is not None else overrides)
         return {**self._common(s), "module": module, "section": sections[d["section"]],
                 "slug": d["slug"], "title": d["title"], "simulation": d["simulation"],
                 "description": d.get("description", "").strip(), "order": d.get("order", 0),
-                "param_schema": lab_param_schema(d["simulation"], d.get("params", {}))}
+                "param_schema": schema}
 
     def _exercise_fields(
         self, s: SourceFile, module: Module, sections: dict[str, Section]

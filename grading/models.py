@@ -30,6 +30,8 @@ class Submission(models.Model):
     misconception = models.CharField(max_length=60, blank=True)
     grader_version = models.CharField(max_length=40, blank=True)
     counts_as_attempt = models.BooleanField(default=False)
+    grading_failures = models.PositiveSmallIntegerField(
+        default=0, help_text="times in a row the grader failed on this answer (bounds retries)")
     created_at = models.DateTimeField(auto_now_add=True)
     graded_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,37 +1,39 @@
-"""Finishing submissions that a crash left half done, so that no stored answer waits forever.
+"""Finishing answers that a crash left half done, so that no stored answer waits forever.
 
-An answer is stored before it is graded (grading/services.py), and a prediction is graded only
-when its lab run finishes (grading/predictions.py). A process that dies between those steps
-leaves the submission "pending" with nothing left to move it on. The sweep, run by Celery beat
-and on worker start, finds submissions pending for longer than any request takes and:
+An answer is stored before it is graded (grading/services.py). A process that dies between
+those steps leaves the submission "pending" with nothing left to move it on; a grader that
+crashes leaves it "error". The sweep, run by Celery beat and on worker start, finds them
+once they are older than any request takes and:
 
-- grades an ordinary answer that was never graded;
-- requests the lab run of a prediction that has none;
-- grades a prediction whose run finished but whose grading hook was lost;
-- runs the lab again for a prediction whose run failed, up to MAX_PREDICTION_RUNS runs.
+- grades an answer that was never graded;
+- grades again an answer the grader crashed on: up to MAX_GRADING_RETRIES times with one
+  grader version, and once more whenever a new GRADER_VERSION is deployed.
 
-Predictions whose run is still queued or running are left to the lab run sweeper.
+Lab-graded parts (predictions) are left to labs/recovery.py. A submission that cannot be
+recovered (its grading crashes again) is logged and skipped; the sweep goes on.
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from grading.checkers import GRADER_VERSION
 from grading.models import Submission
-from grading.predictions import MAX_PREDICTION_RUNS, prediction_submit, predictions_grade_for_run
 from grading.services import submission_grade
-from grading.variant_assignment import variant_for
-from labs.models import LabRun
 
 logger = logging.getLogger(__name__)
 
 #: A submission pending this long was abandoned: grading takes well under a second and a web
 #: request is cut off long before this.
 STALE_AFTER = timedelta(seconds=getattr(settings, "SUBMISSION_RECOVERY_SECONDS", 120))
+#: An answer the grader failed on is graded again at most this many times per grader version.
+MAX_GRADING_RETRIES = 3
 
 
 @dataclass
@@ -39,85 +41,58 @@ class RecoveryReport:
     """The ids of the submissions each kind of recovery touched."""
 
     graded: list[int] = field(default_factory=list)
-    runs_requested: list[int] = field(default_factory=list)
-    predictions_graded: list[int] = field(default_factory=list)
-    runs_retried: list[int] = field(default_factory=list)
+    regraded_after_error: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
 
     @property
     def total(self) -> int:
-        return (len(self.graded) + len(self.runs_requested) + len(self.predictions_graded)
-                + len(self.runs_retried))
+        return len(self.graded) + len(self.regraded_after_error)
 
 
 def submissions_recover(*, older_than: timedelta = STALE_AFTER,
                         now: datetime | None = None) -> RecoveryReport:
-    """Move on every submission abandoned for longer than `older_than` (see the module).
+    """Move on every answer abandoned for longer than `older_than` (see the module).
 
     Safe to run at any time and in several workers at once: each submission is locked and
     re-read in its own transaction, and skipped unless still in the state it was found in.
     """
     cutoff = (now or timezone.now()) - older_than
     report = RecoveryReport()
-    pending = Submission.objects.filter(
-        outcome=Submission.Outcome.PENDING, created_at__lt=cutoff).order_by("pk")
-    for submission_id in pending.values_list("pk", flat=True):
-        with transaction.atomic():
-            submission = _lock_if_still(submission_id, Submission.Outcome.PENDING)
-            if submission is not None:
-                _recover_pending(submission, cutoff, report)
-    failed_predictions = Submission.objects.filter(
-        outcome=Submission.Outcome.ERROR, created_at__lt=cutoff,
-        lab_runs__status=LabRun.Status.FAILED,
-    ).distinct().order_by("pk")
-    for submission_id in failed_predictions.values_list("pk", flat=True):
-        with transaction.atomic():
-            submission = _lock_if_still(submission_id, Submission.Outcome.ERROR)
-            if submission is not None:
-                _retry_failed_prediction(submission, report)
-    if report.total:
+    answers = Submission.objects.exclude(part__spec__has_key="lab")
+    pending = answers.filter(outcome=Submission.Outcome.PENDING, created_at__lt=cutoff)
+    for submission_id in pending.order_by("pk").values_list("pk", flat=True):
+        done = recover_one(submission_id, Submission.Outcome.PENDING,
+                           lambda s: submission_grade(submission=s))
+        if done is not None:
+            (report.graded if done else report.failed).append(submission_id)
+    crashed = answers.filter(
+        Q(grading_failures__lte=MAX_GRADING_RETRIES) | ~Q(grader_version=GRADER_VERSION),
+        outcome=Submission.Outcome.ERROR, grading_failures__gt=0, graded_at__lt=cutoff,
+    )
+    for submission_id in crashed.order_by("pk").values_list("pk", flat=True):
+        done = recover_one(submission_id, Submission.Outcome.ERROR,
+                           lambda s: submission_grade(submission=s))
+        if done is not None:
+            (report.regraded_after_error if done else report.failed).append(submission_id)
+    if report.total or report.failed:
         logger.warning("recovered abandoned submissions: %s", report)
     return report
 
 
-def _recover_pending(submission: Submission, cutoff: datetime, report: RecoveryReport) -> None:
-    if not submission.part.spec.get("lab"):
-        submission_grade(submission=submission)
-        report.graded.append(submission.pk)
-        return
-    latest = _latest_run(submission)
-    if latest is None:
-        _request_run(submission)
-        report.runs_requested.append(submission.pk)
-        return
-    finished_long_ago = latest.finished_at is not None and latest.finished_at < cutoff
-    if finished_long_ago and predictions_grade_for_run(run_id=latest.pk):
-        report.predictions_graded.append(submission.pk)
-
-
-def _retry_failed_prediction(submission: Submission, report: RecoveryReport) -> None:
-    latest = _latest_run(submission)
-    if (latest is None or latest.status != LabRun.Status.FAILED
-            or submission.lab_runs.count() >= MAX_PREDICTION_RUNS):
-        return
-    Submission.objects.filter(pk=submission.pk).update(
-        outcome=Submission.Outcome.PENDING, feedback="Prediction recorded. Running the lab again...")
-    _request_run(submission)
-    report.runs_retried.append(submission.pk)
-
-
-def _lock_if_still(submission_id: int, outcome: str) -> Submission | None:
-    """The submission, locked for this transaction (PostgreSQL: other sweeps skip it; SQLite:
-    writers queue), if it still has `outcome`."""
-    return (Submission.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("part__exercise", "course", "student")
-            .filter(pk=submission_id, outcome=outcome).first())
-
-
-def _latest_run(submission: Submission) -> LabRun | None:
-    return submission.lab_runs.order_by("-queued_at", "-pk").first()
-
-
-def _request_run(submission: Submission) -> None:
-    variant = variant_for(student=submission.student, course=submission.course,
-                          exercise=submission.part.exercise)
-    prediction_submit(submission=submission, params=variant.params)
+def recover_one(submission_id: int, outcome: str,
+                recover: Callable[[Submission], object]) -> bool | None:
+    """Lock the submission if it still has `outcome` and run `recover` on it in its own
+    transaction: True when it ran, None when the submission had moved on (or another sweep
+    holds it), False (logged) when `recover` raised."""
+    try:
+        with transaction.atomic():
+            submission = (Submission.objects.select_for_update(skip_locked=True, of=("self",))
+                          .select_related("part__exercise", "course", "student")
+                          .filter(pk=submission_id, outcome=outcome).first())
+            if submission is None:
+                return None
+            recover(submission)
+    except Exception:  # one broken submission must not stop the sweep for the others
+        logger.exception("could not recover submission %s", submission_id)
+        return False
+    return True

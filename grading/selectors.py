@@ -19,7 +19,6 @@ from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Sect
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
 from grading.models import Submission
-from grading.predictions import measured_value
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
 from grading.services import AttemptState, attempt_state_from
@@ -31,6 +30,7 @@ from grading.variant_numbers import (
     variant_numbers,
 )
 from labs.models import LabRun
+from labs.predictions import measured_value
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
 WAITING = (Submission.Outcome.PENDING, Submission.Outcome.REVIEW)

@@ -16,9 +16,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
-from courses.webhooks import outbox_record
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.dashboard.deadlines import deadline_for
+from grading.events import submission_graded_record
+from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -67,7 +68,8 @@ def submission_create(
     """Store `raw_answer` exactly as typed, then grade it and store the verdict.
 
     Raises SubmissionRefused, storing nothing, when the student is not an active member of
-    the course, the part is archived, or no attempts are left. Never raises because of the
+    the course, the part is archived, the deadline has passed, the part is already solved
+    (a correct answer counted), or no attempts are left. Never raises because of the
     grader: a grader exception is stored as outcome `error` with the answer kept.
     `on_stored(submission)` runs inside the transaction that stores the answer.
     """
@@ -83,6 +85,9 @@ def submission_create(
             raise SubmissionRefused("This question is not part of this course.")
         _refuse_after_deadline(student=student, course=course, exercise=part.exercise)
         state = attempt_state(student=student, course=course, part=part)
+        if state.solved:
+            raise SubmissionRefused("You have already solved this question; your correct "
+                                    "answer is kept.")
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")
         variant = variant_for(student=student, course=course, exercise=part.exercise)
@@ -120,10 +125,12 @@ def submission_grade(*, submission: Submission) -> Submission:
         result = grade(submission.raw_answer, part.spec, variant.params)
     except Exception:  # the grader's failure must never lose or block the student's answer
         logger.exception("grader failed on submission %s", submission.pk)
+        submission.grading_failures += 1
         return _store(submission, outcome=Submission.Outcome.ERROR, score=None, canonical="",
                       feedback="Something went wrong while grading. Your answer is saved and "
                                "will be graded again; this did not use an attempt.",
                       misconception="", counts=False)
+    submission.grading_failures = 0
 
     outcome = _outcome(result.outcome)
     if outcome == Submission.Outcome.INVALID:
@@ -147,13 +154,11 @@ def submission_grade(*, submission: Submission) -> Submission:
 
     attempt_number = earlier.filter(pk__lt=submission.pk).count() + 1
     score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
-    if part.spec.get("lab") and outcome != Submission.Outcome.REVIEW:
-        from grading.predictions import prediction_submit
-
+    if lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW:
         _store(submission, outcome=Submission.Outcome.PENDING, score=None,
                canonical=result.canonical, feedback="Prediction recorded. Running the lab...",
                misconception="", counts=True)
-        return prediction_submit(submission=submission, params=variant.params)
+        return lab_grading_submit(submission, variant.params)
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
                   feedback=result.feedback, misconception=result.misconception or "",
                   counts=True)
@@ -196,9 +201,8 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
     with transaction.atomic():
         submission.save(update_fields=[
             "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
-            "grader_version", "graded_at",
+            "grader_version", "graded_at", "grading_failures",
         ])
         if outcome in GRADED:  # the webhook outbox row commits with the grade
-            outbox_record(event="submission.graded", subject_id=submission.pk,
-                          course_id=submission.course_id)
+            submission_graded_record(submission)
     return submission

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from courses.models import Enrollment, Exercise, Lab, Part
+from courses.models import Course, Enrollment, Exercise, Lab, Part
 from courses.selectors import enrollment_get
 from grading.models import Submission
 from labs.models import LabRun
@@ -42,14 +42,21 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
         LabRun.objects.filter(lab=lab, course=enrollment.course, requester_id=user.pk)
         .defer("result", "plot_svg").order_by("-queued_at", "-id")[:runs]
     )
-    committed = Submission.objects.filter(part=OuterRef("pk"), student_id=user.pk,
-                                          course=enrollment.course, counts_as_attempt=True)
+    exercises = predictions_due(lab=lab, course=enrollment.course, student_id=user.pk)
+    return LabPage(enrollment=enrollment, lab=lab, runs=earlier, predictions_due=exercises)
+
+
+def predictions_due(*, lab: Lab, course: Course, student_id: int | None) -> list[Exercise]:
+    """The active prediction exercises graded by `lab` in which the student has not yet
+    committed (made a counted attempt at) every part: running the lab first would show the
+    answer. In exercise order, one query."""
+    committed = Submission.objects.filter(part=OuterRef("pk"), student_id=student_id,
+                                          course=course, counts_as_attempt=True)
     due = (Part.objects.active().select_related("exercise")
            .filter(exercise__module_id=lab.module_id, exercise__archived_at__isnull=True,
                    spec__lab=lab.slug)
            .filter(~Exists(committed)).order_by("exercise__order"))
-    exercises = list({part.exercise_id: part.exercise for part in due}.values())
-    return LabPage(enrollment=enrollment, lab=lab, runs=earlier, predictions_due=exercises)
+    return list({part.exercise_id: part.exercise for part in due}.values())
 
 
 def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,

@@ -21,10 +21,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from courses.models import Course, Lab
-from courses.webhooks import outbox_record
+from core.queueing import task_send, task_send_on_commit
+from courses.models import Course, Enrollment, Lab
 from labs.claims import RunClaim, run_claim
+from labs.events import lab_run_finished_record
 from labs.models import LabRun
+from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
 
 logger = logging.getLogger(__name__)
@@ -34,6 +36,12 @@ STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
 #: Progress is written at most this often (seconds), so a fast simulation is not slowed by it.
 PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
+RUN_TASK = "labs.tasks.lab_run_task"
+
+
+class LabRunRefused(Exception):
+    """The run may not be made (nothing was stored): it would show the answer to a prediction
+    the student has not made yet."""
 
 
 class LabParamsInvalid(Exception):
@@ -62,7 +70,9 @@ def lab_run_request(
 ) -> LabRun:
     """Validate `params`, store a run and queue it for a worker once the transaction commits.
 
-    Raises LabParamsInvalid (storing nothing) for bad parameters. When a finished run of the
+    Raises LabParamsInvalid (storing nothing) for bad parameters, and LabRunRefused when a
+    student asks for a lab that grades a prediction they have not made yet ("predict first";
+    staff, and the run that grades the prediction itself, are not held back). When a finished run of the
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
@@ -71,6 +81,8 @@ def lab_run_request(
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:
         raise LabParamsInvalid(errors)
+    if submission is None:
+        _refuse_before_predictions(lab=lab, course=course, requester=requester)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     key = params_key(clean)
     with transaction.atomic():
@@ -94,17 +106,27 @@ def lab_run_request(
                 started_at=now, finished_at=now,
             )
             run.refresh_from_db()
-            outbox_record(event="lab_run.finished", subject_id=run.pk, course_id=course.pk)
-            transaction.on_commit(lambda: _after_finish(run.pk))
+            lab_run_finished_record(run_id=run.pk, course_id=course.pk)
         else:
-            transaction.on_commit(lambda: _enqueue(run.pk))
+            task_send_on_commit(RUN_TASK, run.pk)
     return run
 
 
-def _enqueue(run_id: int) -> None:
-    from labs.tasks import lab_run_task
+def _refuse_before_predictions(*, lab: Lab, course: Course, requester: User) -> None:
+    is_staff = Enrollment.objects.filter(
+        user=requester, course=course, is_active=True,
+        role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR)).exists()
+    if is_staff:
+        return
+    due = predictions_due(lab=lab, course=course, student_id=requester.pk)
+    if due:
+        titles = "; ".join(exercise.title for exercise in due)
+        raise LabRunRefused(f"Predict first: this lab shows the answer to {titles}. Make and "
+                            "lock in your prediction there before you run it.")
 
-    lab_run_task.delay(run_id)
+
+def _enqueue(run_id: int) -> None:
+    task_send(RUN_TASK, run_id)
 
 
 def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
@@ -127,8 +149,9 @@ def lab_run_execute(*, run_id: int) -> str:
 
     Returns what happened: "succeeded", "failed", "finished-already" (a redelivered task),
     "busy" (another worker holds a live claim) or "superseded" (our claim went stale and
-    another worker re-ran it, so our result was discarded). Simulation errors mark the run
-    failed with the message; database errors propagate so the task can retry.
+    another worker re-ran it, so our result was discarded). Parameters outside the simulation's
+    own limits (whatever the lab's content said) and simulation errors mark the run failed with
+    a message; database errors propagate so the task can retry.
     """
     claim = run_claim(run_id, now=timezone.now(), stale_after=STALE_AFTER)
     if claim is None:
@@ -138,10 +161,18 @@ def lab_run_execute(*, run_id: int) -> str:
         return "finished-already" if status in FINISHED else "busy"
 
     simulation = SIMULATIONS[claim.simulation]
+    # The simulation's own limits hold whatever the lab's content or a stored row says.
+    params, errors = validate_params(claim.simulation, claim.params)
+    if errors:
+        logger.warning("lab run %s refused: parameters outside the simulation's limits: %s",
+                       run_id, errors)
+        problems = "; ".join(errors.values())
+        return _finish(run_id, claim, status=LabRun.Status.FAILED,
+                       error=f"These parameters are outside what the simulation allows: {problems}")
     started = time.perf_counter()
     try:
         result = simulation.run(
-            claim.params, rng=np.random.default_rng(claim.seed),
+            params, rng=np.random.default_rng(claim.seed),
             progress=_progress_writer(run_id, claim.token),
         )
     except Exception as exc:  # a broken simulation fails this run, never the worker
@@ -164,17 +195,8 @@ def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
         if not updated:
             return "superseded"
         # The webhook rows commit with the result, or not at all.
-        outbox_record(event="lab_run.finished", subject_id=run_id, course_id=claim.course_id)
-        if claim.has_submission:
-            transaction.on_commit(lambda: _after_finish(run_id))
+        lab_run_finished_record(run_id=run_id, course_id=claim.course_id)
     return str(status)
-
-
-def _after_finish(run_id: int) -> None:
-    """Hooks for a finished run: grade predictions waiting for it."""
-    from grading.predictions import predictions_grade_for_run
-
-    predictions_grade_for_run(run_id=run_id)
 
 
 def lab_run_plot(*, run: LabRun) -> str:

@@ -4,7 +4,9 @@ from celery import Task, shared_task
 from celery.signals import worker_ready
 from django.db import DatabaseError
 
-from labs.services import lab_run_execute, lab_run_sweep
+from labs.predictions import lab_run_execute_and_grade
+from labs.recovery import predictions_recover
+from labs.services import lab_run_sweep
 
 
 @shared_task(
@@ -12,8 +14,9 @@ from labs.services import lab_run_execute, lab_run_sweep
     retry_backoff=True, retry_backoff_max=60, max_retries=8,
 )
 def lab_run_task(self: Task, run_id: int) -> str:
-    """Execute lab run `run_id` (idempotent); retry later while another worker holds it."""
-    outcome = lab_run_execute(run_id=run_id)
+    """Execute lab run `run_id` and grade the prediction waiting for it (idempotent); retry
+    later while another worker holds it."""
+    outcome = lab_run_execute_and_grade(run_id=run_id)
     if outcome == "busy":
         raise self.retry(countdown=10, max_retries=20)
     return outcome
@@ -25,6 +28,13 @@ def lab_run_sweep_task() -> int:
     return len(lab_run_sweep())
 
 
+@shared_task(acks_late=True)
+def predictions_recover_task() -> int:
+    """Request, re-run or grade the lab runs of predictions a crash left half done."""
+    return predictions_recover().total
+
+
 @worker_ready.connect
 def _sweep_on_worker_start(**_: object) -> None:
     lab_run_sweep_task.delay()
+    predictions_recover_task.delay()

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from labs.forms import LabParamsForm
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
-from labs.services import LabParamsInvalid, lab_run_plot, lab_run_request
+from labs.services import LabParamsInvalid, LabRunRefused, lab_run_plot, lab_run_request
 
 
 @login_required
@@ -33,6 +33,9 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
         except LabParamsInvalid as exc:
             form.add_lab_errors(exc)
             status = 400
+        except LabRunRefused as exc:
+            form.add_error(None, str(exc))
+            status = 409
         else:
             return HttpResponseRedirect(reverse("lab-run", args=[course_slug, run.uuid]))
     return render(request, "labs/lab_detail.html", {

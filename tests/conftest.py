@@ -100,3 +100,27 @@ def celery_worker(transactional_db, broker_url, tmp_path):
 
     with running_worker(tmp_path, beat=True) as worker:
         yield worker
+
+
+@pytest.fixture
+def dead_broker():
+    """The Celery app pointed at a Redis port where nothing listens (as if the broker died),
+    for the length of the test; the real broker comes back afterwards."""
+    from config.celery import app
+
+    def reset_pools() -> None:
+        app._pool = None  # type: ignore[attr-defined]  # Celery rebuilds them from the conf
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    with socket.socket() as probe:  # a port that was free a moment ago: connection refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app.conf.broker_url = f"redis://127.0.0.1:{port}/0"
+    app.conf.broker_transport_options = {"socket_connect_timeout": 1}
+    reset_pools()
+    try:
+        yield app.conf.broker_url
+    finally:
+        app.conf.broker_url, app.conf.broker_transport_options = saved
+        reset_pools()

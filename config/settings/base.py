@@ -27,8 +27,10 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "courses",
+    "events",
     "grading",
     "labs",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -134,7 +136,11 @@ def filesystem_broker_options(folder: Path) -> dict[str, object]:
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_BROKER_DIR)
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+    # A broker that does not answer costs a request at most ~2 s (connect timeout, one
+    # retry); the message is then dropped and a sweep re-sends it (core/queueing.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -150,9 +156,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BEAT_SCHEDULE = {
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 60.0},
-    "sweep-webhook-outbox": {"task": "courses.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
-    "prune-idempotency-keys": {"task": "courses.tasks.idempotency_records_prune_task",
+    "sweep-webhook-outbox": {"task": "events.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
+    "prune-idempotency-keys": {"task": "api.tasks.idempotency_records_prune_task",
                                "schedule": 3600.0},
+    "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
+                                      "schedule": 60.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
 }
@@ -165,16 +173,18 @@ LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 # rate limits and throttles are shared by every web process.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
+CSRF_FAILURE_VIEW = "api.errors.csrf_failure"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "config.api.authentication.ApiKeyAuthentication",
+        "api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "EXCEPTION_HANDLER": "config.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "config.api.throttles.ApiKeyRateThrottle",
-        "config.api.throttles.UserRateThrottle",
-        "config.api.throttles.AnonRateThrottle",
+        "api.throttles.ApiKeyRateThrottle",
+        "api.throttles.UserRateThrottle",
+        "api.throttles.AnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "api_key": env("API_THROTTLE_KEY", default="1200/min"),
@@ -182,9 +192,12 @@ REST_FRAMEWORK = {
         "anon": env("API_THROTTLE_ANON", default="60/min"),
     },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # The API speaks JSON only: a form or multipart body is 415, never read as empty data.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -199,11 +212,15 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api.schema.add_error_responses",
+        "api.schema.add_error_responses",
     ],
 }
 
-# Webhooks (courses/webhooks.py): retries back off from BASE doubling up to MAX seconds;
+# Roster sync (courses/roster.py): one sync may deactivate at most this share of the active
+# LMS-managed roster unless the request confirms it (allow_mass_deactivation).
+ROSTER_MAX_DEACTIVATION_SHARE = env.float("ROSTER_MAX_DEACTIVATION_SHARE", default=0.2)
+
+# Webhooks (events/delivery.py): retries back off from BASE doubling up to MAX seconds;
 # after MAX_ATTEMPTS failures a delivery is "failed" and waits for a replay.
 WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=10.0)
 WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)

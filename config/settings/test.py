@@ -36,6 +36,8 @@ SUBMISSION_RECOVERY_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
     **CELERY_BEAT_SCHEDULE,
     "sweep-lost-lab-runs": {"task": "labs.tasks.lab_run_sweep_task", "schedule": 2.0},
+    "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
+                                      "schedule": 2.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 2.0},
 }

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
 from courses.selectors import student_enrollment_get
-from courses.webhooks import outbox_record
+from grading.events import submission_graded_record
 from grading.gradebook import FULL_MARKS
 from grading.models import Deadline, DeadlineExtension, GradeOverride, Review, Submission
 
@@ -84,7 +84,7 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     submission.graded_at = timezone.now()
     submission.save(update_fields=["score", "outcome", "feedback", "graded_at"])
     # A reviewed answer is a graded submission for the LMS (the outbox commits with it).
-    outbox_record(event="submission.graded", subject_id=submission.pk, course_id=course.pk)
+    submission_graded_record(submission)
     return review
 
 

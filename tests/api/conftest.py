@@ -6,8 +6,9 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from courses.api_keys import api_key_create
-from courses.models import ApiKey, Course, Part
+from api.keys import api_key_create
+from api.models import ApiKey
+from courses.models import Course, Part
 
 
 @pytest.fixture(autouse=True)

@@ -2,12 +2,18 @@
 
 import pytest
 
-from courses.models import IdempotencyRecord
+from api.models import IdempotencyRecord
 from labs.models import LabRun
 from labs.services import lab_run_execute
+from tests.factories import predictions_made
 from tests.workers import wait_for
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _alice_has_predicted(course, alice) -> None:
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
 
 
 def url(course, tail: str = "") -> str:
@@ -52,7 +58,7 @@ def test_a_retried_request_with_an_idempotency_key_queues_one_run(course, alice,
 def test_a_retry_after_a_crash_that_stored_the_run_answers_from_the_run(
     course, alice, client_for, monkeypatch
 ):
-    import config.api.idempotency as idempotency
+    import api.idempotency as idempotency
 
     monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
     client = client_for(alice)

@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from courses.api_keys import api_key_create, api_key_revoke
-from courses.models import ApiKey, Course, Part, WebhookDelivery
-from courses.webhooks import webhook_subscribe
+from api.keys import api_key_create, api_key_revoke
+from api.models import ApiKey
+from courses.models import Course, Part
+from events.models import WebhookDelivery
+from events.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
+from tests.factories import predictions_made
 
 CALLERS = ("anon", "alice", "irene", "lms", "readonly", "other_key", "revoked")
 
@@ -61,6 +64,8 @@ def world(settings, course, other_course, alice, bob, irene, numeric_part, clien
     from courses.models import Lab
 
     lab = Lab.objects.get(slug="word-vectors")
+    for student in (alice, bob):
+        predictions_made(student=student, course=course, lab_slug="word-vectors")
     submission = submission_create(student=bob, course=course, part=numeric_part, raw_answer="0.5")
     run = lab_run_request(lab=lab, course=course, requester=bob, params={})
     clients = {
@@ -95,7 +100,7 @@ MATRIX: dict[str, tuple[Request, dict[str, int]]] = {
     "exercises": (lambda w: ("get", w.url("exercises/"), None), READ),
     "exercise": (lambda w: ("get", w.url("exercises/apply-1-gradient-bound/"), None), READ),
     "roster read": (lambda w: ("get", w.url("roster/"), None), STAFF_READ),
-    "roster put": (lambda w: ("put", w.url("roster/"), []), manager_write(200)),
+    "roster put": (lambda w: ("put", w.url("roster/"), {"roster": []}), manager_write(200)),
     "api keys read": (lambda w: ("get", w.url("api-keys/"), None), instructor_only(200)),
     "api key create": (lambda w: ("post", w.url("api-keys/"), {"name": "x", "role": "lms"}),
                        instructor_only(201)),

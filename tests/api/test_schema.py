@@ -18,10 +18,11 @@ from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from courses.models import WebhookDelivery
-from courses.webhooks import webhook_subscribe
+from events.models import WebhookDelivery
+from events.webhooks import webhook_subscribe
 from grading.services import submission_create
 from labs.services import lab_run_request
+from tests.factories import predictions_made
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +36,26 @@ def test_the_schema_is_openapi_3_and_documents_the_error_shape(client) -> None:
     submissions = schema["paths"]["/api/v1/courses/{course_slug}/submissions/"]["post"]
     assert {"201", "400", "401", "403", "404", "409", "422", "429"} <= set(submissions["responses"])
     assert "apiKey" in schema["components"]["securitySchemes"]
+
+
+def _descriptions(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("description", "summary") and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _descriptions(item)
+
+
+def test_the_schema_text_is_written_for_integrators_not_python_programmers(client) -> None:
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    leaks = [text for text in _descriptions(schema)
+             if any(marker in text for marker in ("context", "False}", "True}", "self.",
+                                                   "kwargs", "None)", "queryset"))]
+    assert not leaks, leaks
 
 
 def test_the_docs_page_loads_its_assets_from_this_server_only(client) -> None:
@@ -78,11 +99,12 @@ def in_process_app() -> Iterator[WSGIHandler]:
 @pytest.fixture
 def world(in_process_app, course, alice, bob, irene, numeric_part, settings) -> dict[str, Any]:
     """Real objects, so that generated requests reach them and not only 404s."""
-    from courses.api_keys import api_key_create
+    from api.keys import api_key_create
     from courses.models import Lab
 
     settings.WEBHOOK_ALLOW_PRIVATE_HOSTS = True
     submission = submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    predictions_made(student=alice, course=course, lab_slug="word-vectors")
     run = lab_run_request(lab=Lab.objects.get(slug="word-vectors"), course=course, requester=alice,
                           params={})
     hook = webhook_subscribe(course=course, url="http://127.0.0.1:9/", events=["submission.graded"])

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from courses.models import IdempotencyRecord
+from api.models import IdempotencyRecord
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
@@ -101,7 +101,7 @@ def test_a_refusal_is_replayed_too(course, alice, numeric_part, client_for):
 @pytest.fixture
 def short_wait(monkeypatch) -> None:
     """Retries give up waiting for the first request after 0.1 s instead of 15 s."""
-    import config.api.idempotency as idempotency
+    import api.idempotency as idempotency
 
     monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.1)
 
@@ -220,7 +220,7 @@ def test_concurrent_retries_with_one_key_submit_once(course, alice, numeric_part
 
 
 def test_old_idempotency_keys_are_forgotten(course, alice, numeric_part, client_for):
-    from config.api.idempotency import idempotency_records_prune
+    from api.idempotency import idempotency_records_prune
 
     client = client_for(alice)
     body = {"part": numeric_part.pk, "answer": "0.5"}

@@ -3,7 +3,7 @@ bare Django JSON endpoint served by the same gunicorn in the same run.
 
 Run on demand, on PostgreSQL:
   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<you> RUN_BENCHMARKS=1 \
-      .venv/bin/pytest tests/benchmarks/test_api_throughput.py -s
+      .venv-test/bin/pytest tests/benchmarks/test_api_throughput.py -s
 Prints requests/s, p50 and p99 for each scenario and the ratios to the bare endpoint; the
 only assertions are that every request succeeded and every graded answer was stored once.
 """
@@ -26,7 +26,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from courses.api_keys import api_key_create
+from api.keys import api_key_create
 from courses.models import Exercise, Part
 from grading.models import Submission
 from tests import workers

@@ -1,12 +1,13 @@
 """Roster sync: one list in, enrolments created, updated and deactivated, and the diff out."""
 
+import json
 from typing import cast
 
 import pytest
 from django.contrib.auth.models import User
 
 from courses.models import Enrollment, Part
-from courses.roster import RosterEntry, RosterInvalid, roster_sync
+from courses.roster import RosterEntry, RosterInvalid, RosterMassDeactivation, roster_sync
 from grading.models import Submission
 from grading.services import SubmissionRefused, submission_create
 from tests.factories import UserFactory
@@ -48,7 +49,7 @@ def test_a_deactivated_student_keeps_their_work_and_comes_back_when_listed_again
     part = Part.objects.get(exercise__slug="apply-1-gradient-bound", key="bound")
     submission_create(student=student, course=course, part=part, raw_answer="0.1")
 
-    assert roster_sync(course=course, entries=[]).deactivated == ["s1"]
+    assert roster_sync(course=course, entries=[], allow_mass_deactivation=True).deactivated == ["s1"]
     assert Submission.objects.filter(student=student).count() == 1
     with pytest.raises(SubmissionRefused):
         submission_create(student=student, course=course, part=part, raw_answer="0.2")
@@ -142,7 +143,7 @@ def test_the_number_of_queries_does_not_grow_with_the_roster(course, size, djang
     entries = [entry(f"old{n}", group="G") for n in range(size // 2)]
     entries += [entry(f"new{n}") for n in range(size)]
     with django_assert_max_num_queries(14):
-        diff = roster_sync(course=course, entries=entries)
+        diff = roster_sync(course=course, entries=entries, allow_mass_deactivation=True)
     assert len(diff.created) == size and len(diff.updated) == size // 2
     assert len(diff.deactivated) == size - size // 2
 
@@ -150,12 +151,15 @@ def test_the_number_of_queries_does_not_grow_with_the_roster(course, size, djang
 def test_the_roster_api_answers_with_the_diff(course, irene, client) -> None:
     client.force_login(irene)
     url = f"/api/v1/courses/{course.slug}/roster/"
-    body = [{"external_id": "s1", "name": "Ada Lovelace", "email": "ada@uni.example", "group": "A"}]
+    body = {"roster": [{"external_id": "s1", "name": "Ada Lovelace", "email": "ada@uni.example",
+                        "group": "A"}]}
     first = client.put(url, body, content_type="application/json")
     assert first.status_code == 200
     assert first.json() == {"created": ["s1"], "updated": [], "deactivated": [], "unchanged": []}
     assert client.put(url, body, content_type="application/json").json()["unchanged"] == ["s1"]
-    assert client.put(url, [], content_type="application/json").json()["deactivated"] == ["s1"]
+    emptied = client.put(url, {"roster": [], "allow_mass_deactivation": True},
+                         content_type="application/json")
+    assert emptied.json()["deactivated"] == ["s1"]
     listed = client.get(url).json()["results"]
     assert {r["external_id"]: r["is_active"] for r in listed}["s1"] is False
 
@@ -163,11 +167,86 @@ def test_the_roster_api_answers_with_the_diff(course, irene, client) -> None:
 def test_the_roster_api_names_the_bad_fields(course, irene, client) -> None:
     client.force_login(irene)
     url = f"/api/v1/courses/{course.slug}/roster/"
-    response = client.put(url, [{"external_id": "s1", "email": "not an email"},
-                                {"external_id": "s1"}], content_type="application/json")
+    response = client.put(url, {"roster": [{"external_id": "s1", "email": "not an email"},
+                                           {"external_id": "s1"}]},
+                          content_type="application/json")
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
-    assert "0.email" in response.json()["fields"]
-    response = client.put(url, [{"external_id": "s1"}, {"external_id": "s1"}],
+    assert "roster.0.email" in response.json()["fields"]
+    response = client.put(url, {"roster": [{"external_id": "s1"}, {"external_id": "s1"}]},
                           content_type="application/json")
-    assert response.status_code == 400 and "1.external_id" in response.json()["fields"]
+    assert response.status_code == 400 and "roster.1.external_id" in response.json()["fields"]
+
+
+def _lms_roster(course, client, irene, size: int = 5) -> str:
+    client.force_login(irene)
+    url = f"/api/v1/courses/{course.slug}/roster/"
+    roster = [{"external_id": f"s{n}", "email": f"s{n}@uni.example"} for n in range(size)]
+    assert client.put(url, {"roster": roster}, content_type="application/json").status_code == 200
+    return url
+
+
+@pytest.mark.parametrize(("content_type", "body"), [
+    ("multipart/form-data; boundary=BoUnDaRy", b""),
+    ("multipart/form-data; boundary=BoUnDaRy",
+     b'--BoUnDaRy\r\nContent-Disposition: form-data; name="foo"\r\n\r\nbar\r\n--BoUnDaRy--\r\n'),
+    ("application/x-www-form-urlencoded", b"foo=bar"),
+    ("application/x-www-form-urlencoded", b""),
+    ("text/plain", b'{"roster": []}'),
+])
+def test_a_roster_put_that_is_not_json_is_refused_and_changes_nothing(
+        course, irene, client, content_type, body) -> None:
+    url = _lms_roster(course, client, irene)
+    # The test client leaves Content-Type out for an empty body; a real client sends it.
+    response = client.generic("PUT", url, body, content_type=content_type, CONTENT_TYPE=content_type)
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+    assert Enrollment.objects.filter(course=course, external_id__gt="", is_active=True).count() == 5
+
+
+@pytest.mark.parametrize("body", [{}, {"foo": "bar"}, [], [{"external_id": "s1"}], "roster", None,
+                                  {"roster": None}, {"allow_mass_deactivation": True}])
+def test_a_roster_put_without_the_roster_field_is_refused_and_changes_nothing(
+        course, irene, client, body) -> None:
+    url = _lms_roster(course, client, irene)
+    response = client.put(url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 400
+    assert "roster" in response.json()["fields"]
+    assert Enrollment.objects.filter(course=course, external_id__gt="", is_active=True).count() == 5
+
+
+def test_a_roster_put_with_an_empty_body_is_refused(course, irene, client) -> None:
+    url = _lms_roster(course, client, irene)
+    response = client.put(url, b"", content_type="application/json")
+    assert response.status_code == 400
+    assert Enrollment.objects.filter(course=course, external_id__gt="", is_active=True).count() == 5
+
+
+def test_a_sync_deactivating_more_than_the_allowed_share_is_refused_unless_confirmed(
+        course, irene, client, settings) -> None:
+    settings.ROSTER_MAX_DEACTIVATION_SHARE = 0.2
+    url = _lms_roster(course, client, irene, size=10)
+    keep = [{"external_id": f"s{n}"} for n in range(7)]  # would drop 3 of 10: 30%
+    refused = client.put(url, {"roster": keep}, content_type="application/json")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "mass_deactivation_refused"
+    assert "3 of the 10" in refused.json()["message"]
+    assert Enrollment.objects.filter(course=course, external_id__gt="", is_active=True).count() == 10
+
+    within = client.put(url, {"roster": [*keep, {"external_id": "s7"}, {"external_id": "s8"}]},
+                        content_type="application/json")  # drops 1 of 10
+    assert within.status_code == 200 and within.json()["deactivated"] == ["s9"]
+
+    confirmed = client.put(url, {"roster": keep, "allow_mass_deactivation": True},
+                           content_type="application/json")
+    assert confirmed.status_code == 200
+    assert sorted(confirmed.json()["deactivated"]) == ["s7", "s8"]
+
+
+def test_the_deactivation_share_is_a_rule_of_the_service(course, settings) -> None:
+    settings.ROSTER_MAX_DEACTIVATION_SHARE = 0.5
+    roster_sync(course=course, entries=[entry(f"s{n}") for n in range(4)])
+    with pytest.raises(RosterMassDeactivation, match="3 of the 4"):
+        roster_sync(course=course, entries=[entry("s0")])
+    assert Enrollment.objects.filter(course=course, is_active=True).count() == 4
+    assert roster_sync(course=course, entries=[entry("s0"), entry("s1")]).deactivated == ["s2", "s3"]

@@ -8,8 +8,8 @@ import pytest
 from courses.content_files import read_module_folder
 from grading.checkers import CHECKERS, grade
 from grading.checkers.refs import reference_number
-from grading.predictions import spec_against_measurement
 from grading.variants import variant_params
+from labs.predictions import spec_against_measurement
 from tests.conftest import CONTENT_ROOT
 
 EXERCISES = read_module_folder(CONTENT_ROOT / "module-05").exercises

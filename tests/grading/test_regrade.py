@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from courses.models import Part
 from grading.checkers.refs import reference_number
 from grading.models import Submission
-from grading.services import submission_create
+from grading.services import submission_create, submission_grade
 from grading.variant_assignment import variant_for
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +50,12 @@ def test_regrade_keeps_the_penalty_of_a_repeated_right_answer(alice, course, mod
     part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
     params = variant_for(student=alice, course=course, exercise=part.exercise).params
     right = f"{params['sigma']}^{params['steps']}"
-    for raw in ("34", "0.5", right, right):
-        last = submission_create(student=alice, course=course, part=part, raw_answer=raw)
+    for raw in ("34", "0.5", right):
+        first_right = submission_create(student=alice, course=course, part=part, raw_answer=raw)
+    # A solved part takes no more answers now; a repeat stored before that rule is regraded.
+    last = Submission.objects.create(student=alice, course=course, part=part, raw_answer=right,
+                                     variant_seed=first_right.variant_seed)
+    submission_grade(submission=last)
 
     call_command("regrade", "--exercise", "apply-1-gradient-bound", stdout=StringIO(),
                  stderr=StringIO())

@@ -15,7 +15,7 @@ from grading.selectors import (
 )
 from grading.services import attempt_state, submission_create
 from grading.variant_assignment import variant_for
-from labs.services import lab_run_execute
+from labs.predictions import lab_run_execute_and_grade
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +98,7 @@ def test_a_prediction_shows_nothing_measured_until_its_run_has_finished(
 
     run = submission.lab_runs.get()
     with django_capture_on_commit_callbacks(execute=True):
-        lab_run_execute(run_id=run.pk)
+        lab_run_execute_and_grade(run_id=run.pk)
     view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
     assert view.prediction is not None and view.prediction.measured == "Near queen"
     assert view.latest is not None and view.latest.outcome == "correct"

@@ -68,18 +68,30 @@ def test_each_extra_attempt_costs_the_exercise_penalty(alice, course, bound):
     assert right.score == pytest.approx(1.0 - 2 * bound.exercise.penalty)
 
 
-def test_resubmitting_a_right_answer_keeps_the_penalty_it_earned(alice, course, bound):
+def test_a_solved_part_takes_no_more_answers_and_keeps_the_penalty_it_earned(alice, course, bound):
     p = _params(alice, course, bound)
     _submit(alice, course, bound, "34")
     _submit(alice, course, bound, "0.5")
     right = f"{p['sigma']}^{p['steps']}"
     first = _submit(alice, course, bound, right)
+    assert first.score == pytest.approx(1.0 - 2 * bound.exercise.penalty)
 
-    again = _submit(alice, course, bound, right)
+    for again in (right, "0.5", "1"):
+        with pytest.raises(SubmissionRefused, match="already solved"):
+            _submit(alice, course, bound, again)
+    assert Submission.objects.filter(student=alice).count() == 3
 
-    assert not again.counts_as_attempt and again.outcome == Submission.Outcome.CORRECT
-    assert again.score == pytest.approx(first.score) == pytest.approx(
-        1.0 - 2 * bound.exercise.penalty)
+
+def test_the_api_refuses_an_answer_to_a_solved_part_as_the_page_hides_its_form(
+        alice, course, bound, client):
+    p = _params(alice, course, bound)
+    _submit(alice, course, bound, f"{p['sigma']}^{p['steps']}")
+    client.force_login(alice)
+    response = client.post(f"/api/v1/courses/{course.slug}/submissions/",
+                           {"part": bound.pk, "answer": "0.5"}, content_type="application/json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "submission_refused"
+    assert "already solved" in response.json()["message"]
 
 
 def test_no_attempts_left_refuses_and_stores_nothing(alice, course, bound):

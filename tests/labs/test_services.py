@@ -93,7 +93,7 @@ def test_same_lab_params_and_seed_reuse_a_finished_result_without_queueing(
     assert second.reused_from_id == first.pk
     assert second.result == LabRun.objects.get(pk=first.pk).result
     assert second.requester == bob
-    assert all("_enqueue" not in repr(callback) for callback in queued)
+    assert all("lab_run_task" not in repr(callback) for callback in queued)
 
 
 def test_a_different_seed_is_a_new_computation(lab, course, alice):
@@ -139,9 +139,14 @@ def test_sweep_requeues_runs_left_running_or_queued_too_long(lab, course, alice)
     assert fresh.pk not in ids
 
 
-def test_a_failing_simulation_marks_the_run_failed_with_its_message(lab, course, alice):
+def test_a_failing_simulation_marks_the_run_failed_with_its_message(lab, course, alice, monkeypatch):
+    from labs.simulations import vanishing_gradient
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("a bug in the simulation")
+
     run = _request(lab, course, alice)
-    LabRun.objects.filter(pk=run.pk).update(params={"units": -3})
+    monkeypatch.setattr(vanishing_gradient, "run", broken)
     assert lab_run_execute(run_id=run.pk) == "failed"
     run.refresh_from_db()
     assert run.status == LabRun.Status.FAILED
@@ -176,3 +181,19 @@ def test_executing_a_run_costs_a_claim_a_result_write_and_a_webhook_lookup(
     # claim; savepoint, result UPDATE, subscriptions SELECT, release (the test's transaction)
     with django_assert_num_queries(5):
         assert lab_run_execute(run_id=run.pk) == "succeeded"
+
+
+def test_the_worker_refuses_parameters_beyond_the_simulations_own_limits(lab, course, alice):
+    """Whatever the lab's schema or a stored row says (content of an older release, an edited
+    row), the simulation's limits hold on the worker: the run fails at once, unrun."""
+    Lab.objects.filter(pk=lab.pk).update(param_schema={
+        **lab.param_schema, "units": {**lab.param_schema["units"], "max": 100000}})
+    lab.refresh_from_db()
+    run = _request(lab, course, alice, {"units": 100000})
+    assert run.params["units"] == 100000  # the (corrupted) lab schema let it through
+
+    assert lab_run_execute(run_id=run.pk) == LabRun.Status.FAILED
+    run.refresh_from_db()
+    assert run.result is None and run.compute_ms is None
+    assert "outside what the simulation allows" in run.error
+    assert "Hidden units must be between 2 and 256" in run.error

@@ -7,7 +7,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from courses.models import Exercise, Part, WebhookDelivery, WebhookSubscription
+from courses.models import Exercise, Part
+from events.models import WebhookDelivery, WebhookSubscription
 from grading.dashboard.deadlines import deadline_for
 from grading.dashboard.services import (
     DashboardRefused,

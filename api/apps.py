@@ -1,0 +1,9 @@
+"""App configuration for the REST API."""
+
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "api"
+    verbose_name = "REST API"

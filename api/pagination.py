@@ -1,0 +1,34 @@
+"""Pagination of API lists: ?limit=&offset= with a bounded page size; bad values are 400."""
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+
+
+def _whole_number(request: Request, name: str, *, default: int, minimum: int,
+                  maximum: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ValidationError({name: [f"A whole number is required, not {raw[:40]!r}."]}) from None
+    if value < minimum:
+        raise ValidationError({name: [f"Must be {minimum} or more."]})
+    return value if maximum is None else min(value, maximum)
+
+
+class Pagination(LimitOffsetPagination):
+    """Limit/offset pages. Unlike DRF's default, `?offset=null` or `?limit=-1` is a 400
+    naming the parameter, never silently the first page."""
+
+    default_limit = 50
+    max_limit = 500
+
+    def get_limit(self, request: Request) -> int:
+        return _whole_number(request, self.limit_query_param, default=self.default_limit,
+                             minimum=1, maximum=self.max_limit)
+
+    def get_offset(self, request: Request) -> int:
+        return _whole_number(request, self.offset_query_param, default=0, minimum=0)

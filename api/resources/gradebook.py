@@ -1,0 +1,128 @@
+"""REST API: the gradebook, as JSON or streamed CSV, whole or for one student."""
+
+from typing import Any
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.access import Level, acting_student
+from api.base import ApiView
+from api.renderers import CsvRenderer
+from grading.gradebook import Gradebook, csv_text, gradebook, gradebook_csv_lines
+
+
+class GradebookCellOutput(serializers.Serializer):
+    part_id = serializers.IntegerField()
+    best_score = serializers.FloatField(allow_null=True, help_text="fraction of the part's points")
+    attempts = serializers.IntegerField()
+    pending = serializers.IntegerField()
+    correct = serializers.BooleanField()
+    last_activity = serializers.DateTimeField(allow_null=True)
+
+
+class GradebookRowOutput(serializers.Serializer):
+    student_id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.CharField(allow_blank=True)
+    group = serializers.CharField(allow_blank=True)
+    external_id = serializers.CharField(allow_blank=True)
+    earned = serializers.FloatField()
+    last_activity = serializers.DateTimeField(allow_null=True)
+    cells = GradebookCellOutput(many=True)
+
+
+class GradebookColumnOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    exercise = serializers.CharField(source="exercise_slug")
+    exercise_title = serializers.CharField()
+    key = serializers.CharField()
+    points = serializers.FloatField()
+
+
+class GradebookOutput(serializers.Serializer):
+    course = serializers.CharField()
+    total_points = serializers.FloatField()
+    generated_at = serializers.DateTimeField()
+    next_updated_since = serializers.DateTimeField(
+        help_text="pass as updated_since next time (overlaps a little: rows may repeat, none are missed)")
+    columns = GradebookColumnOutput(many=True)
+    rows = GradebookRowOutput(many=True)
+
+
+CELL_FIELDS = ("best_score", "attempts", "pending", "correct", "last_activity")
+
+
+def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, Any]:
+    from datetime import timedelta
+
+    return {
+        "course": book.course.slug,
+        "total_points": book.total_points,
+        "generated_at": generated_at,
+        "next_updated_since": generated_at - timedelta(minutes=1),
+        "columns": book.columns,
+        "rows": [
+            {"student_id": r.student_id, "username": r.username, "name": r.name, "email": r.email,
+             "group": r.group, "external_id": r.external_id, "earned": r.earned(book.columns),
+             "last_activity": r.last_activity,
+             "cells": [{"part_id": part_id, **{name: getattr(cell, name) for name in CELL_FIELDS}}
+                       for part_id, cell in r.cells.items()]}
+            for r in book.rows
+        ],
+    }
+
+
+def gradebook_response(book: Gradebook, request: Request, filename: str) -> Any:
+    """The gradebook as JSON, or streamed CSV when the client asked for text/csv."""
+    from django.utils import timezone
+
+    if request.accepted_renderer.format == "csv":
+        response = StreamingHttpResponse(csv_text(gradebook_csv_lines(book)),
+                                         content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
+        return response
+    return Response(GradebookOutput(gradebook_representation(book, timezone.now())).data)
+
+
+class UpdatedSince(serializers.Serializer):
+    updated_since = serializers.DateTimeField(
+        required=False, help_text="only students with a submission graded at or after this time")
+    group = serializers.CharField(required=False, max_length=50)
+
+
+GRADEBOOK_RESPONSES = {
+    200: OpenApiResponse(GradebookOutput, description="JSON, or CSV with Accept: text/csv or ?format=csv"),
+    (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR),
+}
+
+
+class GradebookApi(ApiView):
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+    @extend_schema(parameters=[UpdatedSince], responses=GRADEBOOK_RESPONSES)
+    def get(self, request: Request, course_slug: str) -> Any:
+        """The course's gradebook: each active student's best score per part (staff and keys)."""
+        access = self.access(course_slug, Level.STAFF)
+        filters = self.query(UpdatedSince)
+        book = gradebook(course=access.course, updated_since=filters.get("updated_since"),
+                         group=filters.get("group") or None)
+        return gradebook_response(book, request, f"gradebook-{access.course.slug}")
+
+
+class StudentGradebookApi(ApiView):
+    renderer_classes = [renderers.JSONRenderer, CsvRenderer]
+
+    @extend_schema(parameters=[UpdatedSince], responses=GRADEBOOK_RESPONSES)
+    def get(self, request: Request, course_slug: str, student_id: int) -> Any:
+        """One student's gradebook row (a student may read their own)."""
+        access = self.access(course_slug)
+        filters = self.query(UpdatedSince)
+        student = acting_student(access, student_id)
+        book = gradebook(course=access.course, student=student,
+                         updated_since=filters.get("updated_since"))
+        return gradebook_response(book, request, f"gradebook-{access.course.slug}-{student.pk}")

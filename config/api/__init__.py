@@ -1,1 +1,0 @@
-"""Shared plumbing of the REST API: errors, authentication, access, throttles, pagination."""

@@ -1,0 +1,14 @@
+"""App configuration for events (the outbox and webhook delivery)."""
+
+from django.apps import AppConfig
+
+
+class EventsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "events"
+
+    def ready(self) -> None:
+        from events.outbox import outbox_consumer_register
+        from events.webhooks import webhook_deliveries_record
+
+        outbox_consumer_register(webhook_deliveries_record)

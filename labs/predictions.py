@@ -1,0 +1,151 @@
+"""Predictions graded against a lab, the whole path in one place.
+
+1. grading stores the prediction (locked: it counts as an attempt) and, because the part
+   is lab-graded (grading/lab_graded.py), calls `prediction_submit`, registered by
+   LabsConfig.ready(), which requests a lab run tied to the submission;
+2. a worker runs it: `lab_run_execute_and_grade` (the Celery task's one service) executes
+   the run and then grades the predictions waiting for it (`predictions_grade_for_run`),
+   against what the lab measured;
+3. a crash between those steps is finished by labs/recovery.py.
+
+A part opts in with `lab = "<lab slug>"` and `measure = "<result key>"` in its spec;
+`lab_params` may map lab parameters to the exercise's variant parameters (by name).
+"""
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from courses.models import Lab
+from grading.checkers import GRADER_VERSION, grade
+from grading.events import submission_graded_record
+from grading.models import Submission
+from grading.variant_assignment import variant_for
+from labs.models import LabRun
+from labs.services import lab_run_execute, lab_run_request
+
+logger = logging.getLogger(__name__)
+
+GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+#: A prediction whose lab run fails is run again (labs/recovery.py) up to this many runs.
+MAX_PREDICTION_RUNS = 3
+
+
+def measured_value(result: dict[str, Any], measure: str) -> Any:
+    """The value at dotted path `measure` in a lab result (e.g. "nearest" or "norm_at_40.0")."""
+    value: Any = result
+    for step in measure.split("."):
+        value = value[int(step)] if isinstance(value, list) else value[step]
+    return value
+
+
+def spec_against_measurement(spec: dict[str, Any], measured: Any) -> dict[str, Any]:
+    """The part's spec with its reference replaced by the measured value."""
+    graded = {k: v for k, v in spec.items() if k not in ("lab", "measure", "lab_params")}
+    if spec["type"] == "choice":
+        graded["correct"] = [str(measured)]
+    elif spec["type"] == "vector":
+        graded["reference"] = [repr(float(x)) for x in measured]
+    else:
+        graded["reference"] = repr(measured) if isinstance(measured, float) else str(measured)
+    return graded
+
+
+def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submission:
+    """Request the lab run that will grade the stored prediction `submission`; when an
+    identical finished run is reused, the prediction is graded once the transaction commits."""
+    spec = submission.part.spec
+    lab = Lab.objects.active().get(module_id=submission.part.exercise.module_id, slug=spec["lab"])
+    lab_params = {name: params[source] for name, source in spec.get("lab_params", {}).items()}
+    run = lab_run_request(
+        lab=lab, course=submission.course, requester=submission.student, params=lab_params,
+        seed=submission.variant_seed or 0, submission=submission,
+    )
+    if run.is_finished:
+        transaction.on_commit(lambda: predictions_grade_for_run(run_id=run.pk))
+    return submission
+
+
+def lab_run_execute_and_grade(*, run_id: int) -> str:
+    """Execute the run (see `lab_run_execute`), then grade the prediction waiting for it;
+    returns what the execution did. Safe to call any number of times."""
+    outcome = lab_run_execute(run_id=run_id)
+    if outcome in (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED, "finished-already"):
+        predictions_grade_for_run(run_id=run_id)  # a no-op unless a prediction waits
+    return outcome
+
+
+def predictions_grade_for_run(*, run_id: int) -> int:
+    """Grade the pending prediction attached to a finished run; returns how many were graded."""
+    run = LabRun.objects.select_related("submission__part__exercise").filter(pk=run_id).first()
+    if run is None or run.submission is None or not run.is_finished:
+        return 0
+    submission = run.submission
+    if submission.outcome != Submission.Outcome.PENDING:
+        return 0
+    spec = submission.part.spec
+    if run.status == LabRun.Status.FAILED or run.result is None:
+        if submission.lab_runs.count() < MAX_PREDICTION_RUNS:
+            feedback = ("Your prediction is saved, but the lab run failed; the lab will run "
+                        "again in a few minutes and your prediction will be graded then.")
+        else:
+            feedback = ("Your prediction is saved, but the lab failed every time it ran; your "
+                        "teacher can see this and will grade it.")
+        _store(submission, outcome=Submission.Outcome.ERROR, score=None, feedback=feedback,
+               misconception="")
+        return 1
+    measured = measured_value(run.result, spec["measure"])
+    variant = variant_for(student=submission.student, course=submission.course,
+                          exercise=submission.part.exercise)
+    try:
+        result = grade(submission.raw_answer, spec_against_measurement(spec, measured),
+                       variant.params)
+    except Exception:  # a grader crash keeps the prediction; the recovery sweep grades it again
+        logger.exception("grader failed on prediction %s", submission.pk)
+        _store(submission, outcome=Submission.Outcome.ERROR, score=None,
+               feedback="Something went wrong while grading your prediction. It is saved and "
+                        "will be graded again.", misconception="", failed=True)
+        return 1
+    predicted = _shown_answer(spec, submission.raw_answer)
+    shown = _shown_answer(spec, measured)
+    feedback = f"You predicted: {predicted}. The lab measured: {shown}. "
+    if result.misconception:  # the feedback written for this very mistake
+        feedback += result.feedback
+    else:
+        feedback += spec.get("feedback_correct" if result.outcome == "correct" else
+                             "feedback_incorrect", "") or result.feedback
+    _store(submission, outcome=result.outcome, score=result.score, feedback=feedback.strip(),
+           misconception=result.misconception or "")
+    return 1
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def _shown_answer(spec: dict[str, Any], value: Any) -> str:
+    """A prediction or a measurement as the student read it: a choice option's text (the
+    page showed the text, not its key: "Near queen", not "queen"), else the value."""
+    options = {str(o.get("key", "")).strip().lower(): str(o.get("text", ""))
+               for o in spec.get("options") or [] if isinstance(o, dict)}
+    if not options:
+        return _display(value).strip() if not isinstance(value, str) else value.strip()
+    keys = [k.strip().lower() for k in str(value).split(",") if k.strip()]
+    return "; ".join(options.get(key, key) for key in keys)
+
+
+def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
+           misconception: str, failed: bool = False) -> None:
+    failures = F("grading_failures") + 1 if failed else 0
+    with transaction.atomic():
+        updated = Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
+            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
+            grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
+        )
+        if updated and outcome in GRADED:  # the webhook outbox row commits with the grade
+            submission_graded_record(submission)

@@ -1,0 +1,109 @@
+"""The two README commands: bin/run stops everything it started whatever signal ends it, and
+bin/run and bin/test keep separate environments that never undo each other's install."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _marked_processes(mark: str) -> list[int]:
+    """Pids of live processes whose environment carries `mark`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if f"GRADER_RUN_MARK={mark}".encode() in environ and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start_bin_run(tmp_path: Path, mark: str) -> tuple[subprocess.Popen[bytes], Path]:
+    port = _free_port()
+    log = tmp_path / "run.log"
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL", "DATABASE_URL")}
+    env.update(GRADER_RUN_MARK=mark, PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+               CELERY_BROKER_DIR=str(tmp_path / "broker"))
+    with log.open("wb") as out:
+        process = subprocess.Popen([str(ROOT / "bin" / "run")], cwd=ROOT, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 600  # the first start installs the service's environment
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.5):
+                break
+        except OSError:
+            if process.poll() is not None:
+                raise AssertionError(f"bin/run exited early:\n{log.read_text()}") from None
+            time.sleep(0.5)
+    else:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError(f"bin/run did not start:\n{log.read_text()}")
+    wait_until = time.monotonic() + 60  # the worker is up once its log says so
+    while "ready." not in (ROOT / "var" / "worker.log").read_text(errors="replace"):
+        assert time.monotonic() < wait_until, "the worker did not become ready"
+        time.sleep(0.5)
+    return process, log
+
+
+@pytest.mark.parametrize("target", ["process group", "script only"])
+def test_sigterm_stops_the_server_and_every_worker_process(tmp_path, target) -> None:
+    mark = uuid.uuid4().hex
+    process, log = _start_bin_run(tmp_path, mark)
+    try:
+        assert len(_marked_processes(mark)) >= 4  # bash, runserver, celery main and its pool
+        if target == "process group":
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            os.kill(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while _marked_processes(mark) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _marked_processes(mark) == [], log.read_text()
+    finally:
+        for pid in _marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_run_and_test_environments_do_not_reinstall_each_other(tmp_path) -> None:
+    (tmp_path / "bin").mkdir()
+    shutil.copy(ROOT / "bin" / "_env.sh", tmp_path / "bin" / "_env.sh")
+    (tmp_path / "requirements.lock").write_text("# the service's lock (empty here)\n")
+    (tmp_path / "requirements-dev.lock").write_text("# the tests' lock (empty here)\n")
+    env = {**os.environ, "PIP_NO_INDEX": "1"}  # offline: only the empty locks are installed
+
+    def source(venv: str, lock: str) -> str:
+        command = [shutil.which("bash") or "/bin/bash", "-c",
+                   f". bin/_env.sh {venv} {lock} && command -v python"]
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr + done.stdout
+        return done.stdout
+
+    assert "installing" in source(".venv", "requirements.lock")
+    assert "installing" in source(".venv-test", "requirements-dev.lock")
+    again_run = source(".venv", "requirements.lock")
+    again_test = source(".venv-test", "requirements-dev.lock")
+    assert "installing" not in again_run and "installing" not in again_test
+    assert again_run.strip().endswith(".venv/bin/python")
+    assert again_test.strip().endswith(".venv-test/bin/python")

@@ -1,0 +1,108 @@
+"""Predictions: stored and locked first, graded against what the lab measured when it finishes."""
+
+import pytest
+
+from courses.models import Part
+from grading.models import Submission
+from grading.services import SubmissionRefused, submission_create
+from labs.models import LabRun
+from labs.predictions import lab_run_execute_and_grade, measured_value, spec_against_measurement
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shape(module_05) -> Part:
+    return Part.objects.get(exercise__slug="predict-alignment-shape", key="shape")
+
+
+def _predict(student, course, part, raw, capture):
+    with capture(execute=True):
+        return submission_create(student=student, course=course, part=part, raw_answer=raw)
+
+
+def test_prediction_is_stored_pending_and_requests_a_run(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "diagonal-with-crossing",
+                          django_capture_on_commit_callbacks)
+    assert submission.outcome == Submission.Outcome.PENDING
+    run = LabRun.objects.get(submission=submission)
+    assert run.lab.slug == "attention" and run.status == LabRun.Status.QUEUED
+
+
+def test_finished_run_grades_the_prediction_beside_the_measurement(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "diagonal-with-crossing",
+                          django_capture_on_commit_callbacks)
+    run = LabRun.objects.get(submission=submission)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=run.pk)
+    submission.refresh_from_db()
+    assert submission.outcome == Submission.Outcome.CORRECT
+    assert submission.score == 1.0
+    crossing = "Mostly diagonal, with a local crossing where the adjectives and nouns swap order"
+    assert f"You predicted: {crossing}. The lab measured: {crossing}." in submission.feedback
+
+
+def test_wrong_prediction_gets_its_misconception_when_measured(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "diagonal", django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
+    submission.refresh_from_db()
+    assert submission.outcome == Submission.Outcome.INCORRECT
+    assert submission.misconception == "word-order-ignored"
+    assert "The lab measured: Mostly diagonal, with a local crossing" in submission.feedback
+    assert "A diagonal is right for most of the sentence" in submission.feedback
+
+
+def test_prediction_feedback_names_the_options_by_their_text_not_their_keys(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "uniform", django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
+    submission.refresh_from_db()
+    assert submission.feedback.startswith(
+        "You predicted: Roughly uniform: every French word spreads its weight over the whole "
+        "sentence. The lab measured: Mostly diagonal, with a local crossing")
+    assert "diagonal-with-crossing" not in submission.feedback and "uniform." not in submission.feedback
+
+
+def test_a_prediction_is_locked_once_made(alice, course, shape, django_capture_on_commit_callbacks):
+    _predict(alice, course, shape, "uniform", django_capture_on_commit_callbacks)
+    with pytest.raises(SubmissionRefused, match="all your attempts"):
+        _predict(alice, course, shape, "diagonal-with-crossing",
+                 django_capture_on_commit_callbacks)
+
+
+def test_invalid_prediction_is_refused_without_a_run(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "spiral", django_capture_on_commit_callbacks)
+    assert submission.outcome == Submission.Outcome.INVALID
+    assert not LabRun.objects.exists()
+
+
+def test_numeric_prediction_is_scored_in_orders_of_magnitude():
+    spec = {"type": "numeric", "reference": "sigma^40", "decades": 1.0, "lab": "x",
+            "measure": "series.0.norm_at_40"}
+    result = {"series": [{"norm_at_40": 3.1e-30}]}
+    graded = spec_against_measurement(spec, measured_value(result, spec["measure"]))
+    assert graded["reference"] == "3.1e-30"
+    assert "lab" not in graded
+
+
+def test_analogy_prediction_graded_against_the_nearest_word(
+    alice, course, module_05, django_capture_on_commit_callbacks
+):
+    part = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
+    submission = _predict(alice, course, part, "queen", django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
+    submission.refresh_from_db()
+    assert submission.outcome == Submission.Outcome.CORRECT
+    assert "The lab measured: Near queen" in submission.feedback
