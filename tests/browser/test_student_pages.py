@@ -285,6 +285,13 @@ def test_every_exercise_and_lab_works_end_to_end(
                                                      timeout=LAB_TIMEOUT)
     expect(box.locator(".verdict")).to_contain_text("Correct")
 
+    # The word-vectors lab shows the analogy's answer: it opens once that prediction is locked.
+    analogy = _part("predict-analogy", "endpoint")
+    box = page.locator(f"#part-{analogy.pk}")
+    box.get_by_label("Near queen").check()
+    box.get_by_role("button", name="Lock in my prediction").click()
+    expect(box.locator(".measured")).to_have_text("Near queen", timeout=LAB_TIMEOUT)
+
     for slug in ("word-vectors", "rnn", "attention"):
         page.goto(f"{live_server.url}/courses/{course.slug}/labs/{slug}/")
         page.get_by_role("button", name="Run the lab").click()
