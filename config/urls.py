@@ -13,3 +13,9 @@ urlpatterns = [
     path("", include("grading.urls")),
     path("", include("labs.urls")),
 ]
+
+# Error pages with the site's layout, a reason and a way back (JSON under /api/).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

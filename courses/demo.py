@@ -7,19 +7,27 @@ from django.db import transaction
 
 from courses.models import Course, Enrollment, Module
 from courses.services import course_create, enrollment_set
+from grading.models import DefaultVariant
 
 DEMO_PASSWORD = "demo-pass-5"  # noqa: S105 (printed for the demo; not a real secret)
 DEMO_MODULE_SLUG = "module-05"
+
+
+#: The demo student who gets the module's own numbers (0.85 and 40 steps, ...) in every exercise.
+MODULE_NUMBERS_STUDENT = "student1"
 
 
 @dataclass
 class DemoResult:
     course: Course
     accounts: list[tuple[str, str]] = field(default_factory=list)
+    #: usernames of the students who have the module's own numbers (the default variant)
+    module_numbers: list[str] = field(default_factory=list)
 
 
 def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -> DemoResult | None:
-    """Create a course run of Module 5 with `instructor`, `ta` and `student1..N`.
+    """Create a course run of Module 5 with `instructor`, `ta` and `student1..N`; student1
+    gets the default variant (the module's own numbers), the others seeded ones.
 
     Idempotent: existing users keep their passwords and enrolments are updated in place.
     Returns None (doing nothing) when `only_if_empty` and a course exists already.
@@ -50,4 +58,7 @@ def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -
                 user.save()
             enrollment_set(course=course, user=user, role=role, group=group)
             result.accounts.append((username, role.label))
+            if username == MODULE_NUMBERS_STUDENT:
+                DefaultVariant.objects.get_or_create(course=course, student=user)
+                result.module_numbers.append(username)
         return result

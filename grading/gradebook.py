@@ -47,6 +47,7 @@ class PartColumn:
     exercise_title: str
     key: str
     points: float
+    max_attempts: int = 0  # the exercise's attempts (0: unlimited)
 
     @property
     def label(self) -> str:
@@ -130,7 +131,8 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
         .order_by("exercise__order", "order")
     )
     return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
-                       exercise_title=p.exercise.title, key=p.key, points=p.points)
+                       exercise_title=p.exercise.title, key=p.key, points=p.points,
+                       max_attempts=p.exercise.max_attempts)
             for p in parts]
 
 

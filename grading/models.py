@@ -139,3 +139,24 @@ class DeadlineExtension(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student_id} {self.exercise_id} until {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class DefaultVariant(models.Model):
+    """A student who gets every exercise's default variant in a course: the module's own
+    numbers (0.85 and 40 steps, ...) instead of numbers drawn from a seed.
+
+    The demo's first student has one, so that the module's worked answers are theirs too.
+    """
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="+")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["course", "student"], name="one_default_variant")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} uses the default variant in {self.course_id}"

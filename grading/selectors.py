@@ -12,16 +12,23 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch
 from django.http import Http404
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
+from grading.answer_display import AnswerView, answer_views
 from grading.models import Submission
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
 from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
+from grading.variant_numbers import (
+    StudentQuestion,
+    VariantNumber,
+    student_question,
+    variant_numbers,
+)
 from labs.models import LabRun
 from labs.predictions import measured_value
 
@@ -57,10 +64,24 @@ class PartView:
     state: AttemptState
     history: list[Submission]
     prediction: PredictionView | None = None
+    answers: list[AnswerView] = field(default_factory=list)  # the history, described
 
     @property
     def latest(self) -> Submission | None:
         return self.history[-1] if self.history else None
+
+    @property
+    def latest_answer(self) -> AnswerView | None:
+        return self.answers[-1] if self.answers else None
+
+    @property
+    def history_summary(self) -> str:
+        """The answers list's title: how many were stored, and how many used an attempt when
+        that differs (it must agree with "Attempts used")."""
+        stored, used = len(self.history), self.state.used
+        if used == stored:
+            return f"Your answers ({stored})"
+        return f"Your answers ({stored}, {used or 'none'} used an attempt)"
 
     @property
     def previewable(self) -> bool:
@@ -96,6 +117,10 @@ class ExerciseView:
     exercise: Exercise
     prompt: str
     parts: list[PartView]
+    #: the student's own numbers, as the question uses them (empty: the same for everyone)
+    numbers: list[VariantNumber] = field(default_factory=list)
+    #: whether those are the module's own numbers (the default variant)
+    module_numbers: bool = False
 
     @property
     def slug(self) -> str:
@@ -172,6 +197,16 @@ class ModulePage:
 class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]
+    role: str = Enrollment.Role.STUDENT  # the user's role in the course
+
+    @property
+    def role_label(self) -> str:
+        return Enrollment.Role(self.role).label
+
+    @property
+    def is_staff(self) -> bool:
+        """Instructors and TAs, who get a link to the course's dashboard."""
+        return self.role in (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
 
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
@@ -216,6 +251,7 @@ def _part_view(part: Part, variant: Variant, history: list[Submission],
         options=options, multiple=bool(spec.get("multiple")),
         state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
         history=history, prediction=_prediction(part, history, runs, options),
+        answers=answer_views(history, penalty=part.exercise.penalty),
     )
 
 
@@ -268,10 +304,13 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         own: list[ExerciseView] = []
         for exercise in section.exercises.all():
             variant = variant_for(student=student, course=course, exercise=exercise)
+            parts = list(exercise.parts.all())
             view = ExerciseView(
                 exercise=exercise, prompt=variant.prompt(exercise.prompt),
-                parts=[_part_view(part, variant, history[part.pk], runs)
-                       for part in exercise.parts.all()],
+                parts=[_part_view(part, variant, history[part.pk], runs) for part in parts],
+                numbers=variant_numbers(exercise=exercise, variant=variant,
+                                        part_prompts=[p.prompt for p in parts]),
+                module_numbers=variant.is_default,
             )
             (predictions if view.is_prediction else own).append(view)
         exercises.extend(own)
@@ -286,9 +325,10 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
 
 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
-    """Each active course of `user` with its module's sections and the user's progress in
-    each (parts answered and solved), in four queries whatever the number of courses."""
-    courses = list(course_list_for_user(user=user))
+    """Each active course of `user` with the user's role in it, its module's sections and
+    the user's progress in each (parts answered and solved), in four queries whatever the
+    number of courses."""
+    courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
     module_ids = {c.module_id for c in courses}
     sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
     parts = list(
@@ -313,7 +353,8 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
                 solved=sum(1 for pk in ids
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
             )))
-        result.append(CourseProgress(course=course, sections=rows))
+        result.append(CourseProgress(course=course, sections=rows,
+                                     role=getattr(course, "user_role", Enrollment.Role.STUDENT)))
     return result
 
 
@@ -324,10 +365,16 @@ class StudentPart:
     enrollment: Enrollment
     part: Part
     params: dict[str, Any]
+    question: StudentQuestion | None = None  # the exercise and this part in the variant
 
     @property
     def course(self) -> Course:
         return self.enrollment.course
+
+    @property
+    def part_prompt(self) -> str:
+        """This part's prompt with the student's numbers."""
+        return self.question.part_prompts[0][1] if self.question else ""
 
 
 def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: int) -> StudentPart:
@@ -343,7 +390,9 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     if part is None:
         raise Http404("No such question.")
     variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
-    return StudentPart(enrollment=enrollment, part=part, params=variant.params)
+    question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
+                                variant=variant)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question)
 
 
 @dataclass(frozen=True)
@@ -351,6 +400,7 @@ class SubmissionDetail:
     submission: Submission
     prompt: str
     run: LabRun | None
+    answer: AnswerView | None = None  # its outcome and score, described
 
     @property
     def waiting(self) -> bool:
@@ -359,8 +409,9 @@ class SubmissionDetail:
 
 def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
                            submission_id: int) -> SubmissionDetail:
-    """The user's own submission in the course, its part's prompt in the user's variant and
-    the lab run grading it (predictions); Http404 for anyone else's submission (or none)."""
+    """The user's own submission in the course, its part's prompt in the user's variant, the
+    lab run grading it (predictions) and its attempt number; Http404 for anyone else's
+    submission (or none)."""
     if not user.is_authenticated:
         raise Http404("No such answer.")
     submission = (
@@ -375,4 +426,10 @@ def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
     variant = variant_for(student=cast(User, user), course=submission.course, exercise=part.exercise)
     run = (LabRun.objects.filter(submission=submission, requester_id=user.pk).defer("plot_svg")
            .order_by("-queued_at", "-id").first()) if part.spec.get("lab") else None
-    return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""), run=run)
+    # its attempt number, counted as submission_grade counts them (in id order)
+    so_far = list(Submission.objects.filter(student_id=user.pk, course=submission.course,
+                                            part=part, pk__lt=submission.pk)
+                  .only("outcome", "counts_as_attempt", "score").order_by("id"))
+    answer = answer_views([*so_far, submission], penalty=part.exercise.penalty)[-1]
+    return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""),
+                            run=run, answer=answer)

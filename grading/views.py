@@ -58,6 +58,7 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
         return JsonResponse(preview.as_dict())
     return render(request, "grading/preview.html", {
         "course": target.course, "part": target.part, "raw": raw, "preview": preview,
+        "question": target.question, "part_prompt": target.part_prompt,
         "back": _part_url(course_slug, part_id),
     })
 

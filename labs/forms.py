@@ -1,14 +1,17 @@
 """The parameter form of a lab, built from its schema; the service does the validation.
 
-Fields carry the schema's label, help, default and bounds (as HTML attributes, so a browser
-can help), but every value is collected as text: `labs.services.lab_run_request` validates
-and its `LabParamsInvalid` errors are put back on the fields.
+Fields carry the schema's label (with the parameter's name when the label does not say it,
+so that the form and the results use the same word), help, default and bounds (as HTML
+attributes, so a browser can help), but every value is collected as text:
+`labs.services.lab_run_request` validates and its `LabParamsInvalid` errors are put back on
+the fields.
 """
 
 from typing import Any
 
 from django import forms
 
+from labs.param_display import field_label
 from labs.services import LabParamsInvalid
 
 
@@ -58,7 +61,7 @@ class LabParamsForm(forms.Form):
                 default = ", ".join(_number(v) for v in default)
                 field = forms.CharField(required=False, widget=forms.TextInput(
                     attrs={"inputmode": "decimal", "spellcheck": "false"}))
-            field.label = spec.get("label", name)
+            field.label = field_label(name, spec)
             field.help_text = help_text
             field.initial = _number(default) if not isinstance(default, str) else default
             self.fields[name] = field

@@ -109,8 +109,9 @@ def predictions_grade_for_run(*, run_id: int) -> int:
                feedback="Something went wrong while grading your prediction. It is saved and "
                         "will be graded again.", misconception="", failed=True)
         return 1
-    shown = _display(measured)
-    feedback = f"You predicted: {submission.raw_answer.strip()}. The lab measured: {shown}. "
+    predicted = _shown_answer(spec, submission.raw_answer)
+    shown = _shown_answer(spec, measured)
+    feedback = f"You predicted: {predicted}. The lab measured: {shown}. "
     if result.misconception:  # the feedback written for this very mistake
         feedback += result.feedback
     else:
@@ -125,6 +126,17 @@ def _display(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3g}"
     return str(value)
+
+
+def _shown_answer(spec: dict[str, Any], value: Any) -> str:
+    """A prediction or a measurement as the student read it: a choice option's text (the
+    page showed the text, not its key: "Near queen", not "queen"), else the value."""
+    options = {str(o.get("key", "")).strip().lower(): str(o.get("text", ""))
+               for o in spec.get("options") or [] if isinstance(o, dict)}
+    if not options:
+        return _display(value).strip() if not isinstance(value, str) else value.strip()
+    keys = [k.strip().lower() for k in str(value).split(",") if k.strip()]
+    return "; ".join(options.get(key, key) for key in keys)
 
 
 def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,

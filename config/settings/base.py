@@ -233,4 +233,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    # Django's own handlers (a console one when DEBUG is on) would print every django.*
+    # record a second time beside the root's: its records go to the root handler only.
+    "loggers": {"django": {"handlers": [], "propagate": True}},
 }

@@ -62,7 +62,9 @@
         .catch(function () { /* the preview is a help; submitting still works */ });
     }, 250);
     input.addEventListener("input", update);
-    if (input.value) { update(); }
+    // The verdict above the form already says how the last answer was read (or why it was
+    // not): previewing it again on load would show the same message twice.
+    if (input.value && form.getAttribute("data-preview-on-load") !== "no") { update(); }
   }
 
   // Polling: a lab run's status and progress, or a prediction waiting for its lab run.

@@ -8,6 +8,7 @@ from django.db.models import Count
 
 from courses.models import Course
 from courses.selectors import course_students
+from grading.misconception_labels import course_misconception_labels
 from grading.models import Submission
 
 PER_PAGE = 50
@@ -16,6 +17,7 @@ PER_PAGE = 50
 @dataclass(frozen=True)
 class TagCount:
     tag: str
+    label: str  # the content's one-line description of the tag ("" if none)
     exercise_title: str
     part_key: str
     part_id: int
@@ -37,15 +39,23 @@ class StudentTags:
 class MisconceptionProfile:
     class_counts: list[TagCount]  # commonest first
     tags: list[str]  # every tag seen, commonest first
+    tag_labels: list[str]  # aligned with tags
     students: list[StudentTags]  # this page: students with any tag, most tags first
     students_with_tags: int
     page: int
     pages: int
 
+    @property
+    def tag_columns(self) -> list[tuple[str, str]]:
+        """(tag, label) in column order."""
+        return list(zip(self.tags, self.tag_labels, strict=True))
+
 
 def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> MisconceptionProfile:
     """Counts of each misconception tag in the class (per part) and per student, one page of
-    students at a time. Three queries whatever the size of the class."""
+    students at a time, each tag with its label. Four queries whatever the size of the
+    class."""
+    labels = course_misconception_labels(course=course)
     students = course_students(course=course, group=group)
     tagged = Submission.objects.filter(
         course=course, counts_as_attempt=True, student_id__in=students.values("user_id"),
@@ -55,8 +65,8 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
         .annotate(count=Count("id"), students=Count("student_id", distinct=True))
         .order_by("-count", "misconception")
     )
-    class_counts = [TagCount(tag=tag, exercise_title=title, part_key=key, part_id=part_id,
-                             count=count, students=n)
+    class_counts = [TagCount(tag=tag, label=labels.of(tag, part_id), exercise_title=title,
+                             part_key=key, part_id=part_id, count=count, students=n)
                     for tag, title, key, part_id, count, n in class_rows]
     per_tag: dict[str, int] = defaultdict(int)
     for row in class_counts:
@@ -81,5 +91,6 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
         counts = [per_student[student_id].get(tag, 0) for tag in tags]
         rows.append(StudentTags(student_id=student_id, username=username, name=name,
                                 group=group_label, counts=counts, total=sum(counts)))
-    return MisconceptionProfile(class_counts=class_counts, tags=tags, students=rows,
+    return MisconceptionProfile(class_counts=class_counts, tags=tags,
+                                tag_labels=[labels.of(tag) for tag in tags], students=rows,
                                 students_with_tags=len(ranked), page=page, pages=pages)

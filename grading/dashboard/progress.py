@@ -17,6 +17,12 @@ MAX_PER_PAGE = 200
 SORTS = ("name", "group", "total", "attempts", "last")
 
 
+#: A part the student can no longer answer (every attempt used, or a locked prediction) and
+#: did not get right: finished, not "in progress".
+CLOSED = "closed"
+STATE_LABELS = {**CellState.LABELS, CLOSED: "closed (no attempts left)"}
+
+
 @dataclass(frozen=True)
 class MatrixCell:
     state: str
@@ -27,7 +33,7 @@ class MatrixCell:
 
     @property
     def state_label(self) -> str:
-        return CellState.LABELS[self.state]
+        return STATE_LABELS[self.state]
 
     @property
     def text(self) -> str:
@@ -128,20 +134,28 @@ def _part_totals(book: Gradebook) -> list[PartTotal]:
     for column in book.columns:
         cells = [row.cells[column.id] for row in book.rows if column.id in row.cells]
         attempted = [c for c in cells if c.attempts or c.overridden]
-        scored = [c.best_score * column.points for c in attempted if c.best_score is not None]
+        # A student whose answer awaits a reviewer (or a lab) has no grade yet: left out of
+        # the mean rather than counted as 0.
+        graded = [c for c in attempted if c.overridden or not c.pending]
+        scored = [c.best_score * column.points for c in graded if c.best_score is not None]
         totals.append(PartTotal(
             column=column, attempted=len(attempted), correct=sum(1 for c in cells if c.correct),
             awaiting_review=sum(1 for c in cells if c.awaiting_review),
-            mean_points=sum(scored) / len(attempted) if attempted else None,
+            mean_points=sum(scored) / len(graded) if graded else None,
         ))
     return totals
 
 
 def matrix_cell(row: GradebookRow, column: PartColumn) -> MatrixCell:
-    """How the row's cell in `column` is shown."""
+    """How the row's cell in `column` is shown: the gradebook's state, except that a part
+    in progress with every attempt used (a locked prediction, say) is closed."""
     cell = row.cells.get(column.id, _EMPTY)
+    state = cell.state
+    if (state == CellState.IN_PROGRESS and column.max_attempts
+            and cell.attempts >= column.max_attempts and not cell.overridden):
+        state = CLOSED
     return MatrixCell(
-        state=cell.state, best_score=cell.best_score,
+        state=state, best_score=cell.best_score,
         points=None if cell.best_score is None else cell.best_score * column.points,
         attempts=cell.attempts, overridden=cell.overridden,
     )

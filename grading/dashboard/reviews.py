@@ -9,7 +9,10 @@ from courses.models import Course, Part
 from courses.rendering import render_markdown
 from courses.selectors import course_students
 from grading.checkers import grade
+from grading.misconception_labels import misconception_label
 from grading.models import Submission
+from grading.variant_assignment import default_variant_students, variant_of
+from grading.variant_numbers import StudentQuestion, student_question
 
 PER_PAGE = 20
 
@@ -26,6 +29,17 @@ class ReviewItem:
     submission: Submission
     rubric_html: SafeString  # the part's review_rubric (authored content)
     concepts: list[RubricConcept]
+    question: StudentQuestion  # the exercise with the student's numbers
+
+    @property
+    def misconception_label(self) -> str:
+        return misconception_label(self.submission.part.spec, self.submission.misconception)
+
+    @property
+    def part_prompt(self) -> str:
+        """The reviewed part's prompt with the student's numbers."""
+        key = self.submission.part.key
+        return next((text for k, text in self.question.part_prompts if k == key), "")
 
 
 @dataclass(frozen=True)
@@ -57,9 +71,18 @@ def _rubric_html(part: Part, cache: dict[int, SafeString]) -> SafeString:
     return cache[part.pk]
 
 
+def _question(submission: Submission, course: Course, default: set[int]) -> StudentQuestion:
+    part = submission.part
+    variant = variant_of(course=course, exercise=part.exercise, student_id=submission.student_id,
+                         default=submission.student_id in default)
+    return student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
+                            variant=variant)
+
+
 def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
-    """One page of the course's answers awaiting review, oldest first, each with its part's
-    reviewer rubric and which rubric concepts the checker found. Two queries."""
+    """One page of the course's answers awaiting review, oldest first, each with the question
+    in the student's variant, its part's reviewer rubric and which rubric concepts the
+    checker found. Three queries."""
     students = course_students(course=course).values("user_id")
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
@@ -68,6 +91,8 @@ def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
     total = shown.paginator.count
     cache: dict[int, SafeString] = {}
+    default = default_variant_students(course=course, student_ids={s.student_id for s in chosen})
     items = [ReviewItem(submission=s, rubric_html=_rubric_html(s.part, cache),
-                        concepts=_concepts(s)) for s in chosen]
+                        concepts=_concepts(s), question=_question(s, course, default))
+             for s in chosen]
     return ReviewQueue(items=items, waiting=total, page=page, pages=pages)

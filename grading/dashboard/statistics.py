@@ -10,7 +10,8 @@ Definitions (students are the course's active students, optionally one group):
 * attempts to correct: counted attempts up to and including the first correct one, averaged
   over the students who reached a correct answer;
 * difficulty: the mean best score (0..1) of the students who attempted (classical item
-  difficulty: higher is easier);
+  difficulty: higher is easier), leaving out students whose answer awaits a reviewer or a
+  lab (they have no grade yet, which is not a grade of 0) unless an override graded them;
 * discrimination: the point-biserial correlation between solving the part (1/0) and the
   student's total score, over the students who attempted it (None when either is constant).
 """
@@ -29,10 +30,13 @@ from courses.models import Course, Part
 from courses.selectors import course_students
 from grading.dashboard.charts import histogram_svg
 from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
+from grading.misconception_labels import course_misconception_labels
 from grading.models import GradeOverride, Submission
 from grading.variants import variant_params
 
 WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
+#: Answers that have no grade yet: awaiting a reviewer, or a lab (predictions).
+UNGRADED = (Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
 TOP_WRONG_ANSWERS = 3
 
 
@@ -40,6 +44,7 @@ TOP_WRONG_ANSWERS = 3
 class WrongAnswer:
     canonical: str
     misconception: str
+    label: str  # the misconception's one-line description ("" if none)
     count: int  # answers that used an attempt
     students: int  # distinct students (on a part's own page; 0 in the all-parts summary)
 
@@ -119,10 +124,16 @@ class _Cell:
     attempts: int
     solved: bool
     to_correct: int  # counted attempts up to the first correct one; 0 if none was correct
+    ungraded: int = 0  # answers awaiting a reviewer or a lab (0 once an override grades it)
 
     @property
     def attempted(self) -> bool:
         return self.attempts > 0
+
+    @property
+    def graded(self) -> bool:
+        """Whether the best score is known: no answer still waits for its grade."""
+        return self.ungraded == 0
 
 
 @dataclass(frozen=True)
@@ -137,8 +148,9 @@ class _ClassWork:
 
 
 def _class_work_sql(course: Course, enrollments: QuerySet[Any, Any]) -> tuple[str, list[Any]]:
-    """One aggregate per (student, part): best score, counted attempts, correct answers, and
-    the counted attempts up to the first correct one (0 if none).
+    """One aggregate per (student, part): best score, counted attempts, correct answers,
+    answers still waiting for a grade, and the counted attempts up to the first correct one
+    (0 if none).
 
     The last is a running count in a window on PostgreSQL; on SQLite, where a window over
     every row costs more, a correlated count served by the (course, part, student) index,
@@ -150,9 +162,10 @@ def _class_work_sql(course: Course, enrollments: QuerySet[Any, Any]) -> tuple[st
     columns = (
         "MAX(CASE WHEN c.outcome IN (%s, %s, %s) THEN c.score END),"
         " SUM(CASE WHEN c.counts_as_attempt = %s THEN 1 ELSE 0 END),"
-        " SUM(CASE WHEN c.outcome = %s THEN 1 ELSE 0 END)"
+        " SUM(CASE WHEN c.outcome = %s THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN c.outcome IN (%s, %s) THEN 1 ELSE 0 END)"
     )
-    column_params = [*SCORED, True, correct]
+    column_params = [*SCORED, True, correct, *UNGRADED]
     if connection.vendor == "postgresql":
         sql = (
             f"SELECT c.student_id, c.part_id, {columns},"  # noqa: S608 (our names and compiled SQL only)
@@ -192,9 +205,10 @@ def _class_work(course: Course, group: str) -> _ClassWork:
     cells: dict[int, dict[int, _Cell]] = defaultdict(dict)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        for student_id, part_id, best, attempts, corrects, to_correct in cursor.fetchall():
+        for student_id, part_id, best, attempts, corrects, ungraded, to_correct in cursor.fetchall():
             cells[part_id][student_id] = _Cell(best=best, attempts=int(attempts),
-                                               solved=corrects > 0, to_correct=int(to_correct))
+                                               solved=corrects > 0, to_correct=int(to_correct),
+                                               ungraded=int(ungraded))
     overrides = GradeOverride.objects.filter(course=course, student_id__in=enrollments)
     latest = {(student_id, part_id): score for student_id, part_id, score in
               overrides.order_by("created_at", "id").values_list("student_id", "part_id", "score")}
@@ -204,12 +218,14 @@ def _class_work(course: Course, group: str) -> _ClassWork:
         cell = cells[part_id].setdefault(student_id, _Cell(None, 0, False, 0))
         cell.best, cell.solved = score, score >= FULL_MARKS
         cell.attempts = max(cell.attempts, 1)  # an overridden part counts as attempted
+        cell.ungraded = 0  # the override is its grade
     return _ClassWork(columns=columns, students=students, cells=cells)
 
 
 def _wrong_answer_groups(
     course: Course, group: str, part_id: int | None = None
 ) -> dict[int, list[WrongAnswer]]:
+    labels = course_misconception_labels(course=course)
     """Wrong answers per part grouped by canonical form and misconception, commonest first.
 
     For one part (`part_id`) each group also counts its distinct students; over every part
@@ -233,7 +249,8 @@ def _wrong_answer_groups(
     result: dict[int, list[WrongAnswer]] = defaultdict(list)
     for part, canonical, misconception, count, people in grouped:
         result[part].append(WrongAnswer(canonical=canonical, misconception=misconception,
-                                        count=count, students=people))
+                                        label=labels.of(misconception, part) if misconception
+                                        else "", count=count, students=people))
     return result
 
 
@@ -252,7 +269,8 @@ def _statistics(work: _ClassWork, wrong: dict[int, list[WrongAnswer]],
                 continue
             items.append(1 if cell.solved else 0)
             item_totals.append(totals[student_id])
-            scores.append(cell.best or 0.0)
+            if cell.graded:
+                scores.append(cell.best or 0.0)
             if cell.to_correct:
                 reached += 1
                 first += cell.to_correct == 1
@@ -271,7 +289,7 @@ def _statistics(work: _ClassWork, wrong: dict[int, list[WrongAnswer]],
 
 def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
-    its three commonest wrong answers. Five queries whatever the size of the class."""
+    its three commonest wrong answers. Six queries whatever the size of the class."""
     return _statistics(_class_work(course, group), _wrong_answer_groups(course, group),
                        TOP_WRONG_ANSWERS)
 
@@ -289,7 +307,8 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
         )
         .values_list("student_id", "variant_seed")
         .annotate(best=Max("score", filter=Q(outcome__in=SCORED)),
-                  correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)))
+                  correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
+                  ungraded=Count("id", filter=Q(outcome__in=UNGRADED)))
         .order_by()
     )
     overrides: dict[int, float | None] = dict(
@@ -298,11 +317,12 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
     )
     # Students are grouped by their drawn parameters (derived ones follow from them), so
     # sympy runs once per variant rather than once per student.
-    groups: dict[tuple[Any, ...], list[tuple[int | None, float, bool]]] = defaultdict(list)
-    for student_id, seed, best, correct in per_student:
+    groups: dict[tuple[Any, ...], list[tuple[int | None, float | None, bool]]] = defaultdict(list)
+    for student_id, seed, best, correct, ungraded in per_student:
         drawn = variant_params(exercise.parameters, None, seed)
         key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
-        score, solved = best or 0.0, correct > 0
+        score: float | None = None if ungraded else best or 0.0  # None: no grade yet
+        solved = correct > 0
         if overrides.get(student_id) is not None:
             score = overrides[student_id] or 0.0
             solved = score >= FULL_MARKS
@@ -310,10 +330,10 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
     result = []
     for members in groups.values():
         params = variant_params(exercise.parameters, exercise.derived, members[0][0])
-        scores = [score for _, score, _ in members]
+        scores = [score for _, score, _ in members if score is not None]
         result.append(VariantDifficulty(
             params=params, students=len(members), solved=sum(1 for *_, s in members if s),
-            difficulty=sum(scores) / len(scores),
+            difficulty=sum(scores) / len(scores) if scores else None,
         ))
     result.sort(key=lambda v: (v.difficulty if v.difficulty is not None else 2.0, -v.students))
     return result
@@ -322,7 +342,7 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
 def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     """One part's statistics, every wrong answer group, difficulty per variant and the score
     distribution. Raises Http404 for a part that is not an active part of the course.
-    Eight queries whatever the size of the class."""
+    Nine queries whatever the size of the class."""
     part = (Part.objects.active().select_related("exercise")
             .filter(pk=part_id, exercise__module_id=course.module_id,
                     exercise__archived_at__isnull=True).first())
@@ -331,7 +351,8 @@ def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     work = _class_work(course, group)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
     stats = next(s for s in _statistics(work, wrong, None) if s.column.id == part.pk)
-    scores = [cell.best or 0.0 for cell in work.cells.get(part.pk, {}).values() if cell.attempted]
+    scores = [cell.best or 0.0 for cell in work.cells.get(part.pk, {}).values()
+              if cell.attempted and cell.graded]
     counts = [0] * 5
     for score in scores:
         counts[min(4, int(score * 5))] += 1

@@ -1,14 +1,19 @@
-"""A student's drill-down: every answer as typed, lab runs, overrides and extensions."""
+"""A student's drill-down: the questions with the student's own numbers, every answer as
+typed, lab runs, overrides and extensions."""
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
 from courses.models import Course, Enrollment
-from courses.selectors import student_enrollment_get
+from courses.selectors import course_exercises, student_enrollment_get
+from grading.answer_display import AnswerView, answer_views
 from grading.dashboard.progress import MatrixCell, matrix_cell
 from grading.gradebook import GradebookRow, PartColumn, gradebook
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
+from grading.variant_assignment import default_variant_students, variant_of
+from grading.variant_numbers import StudentQuestion, student_question
 from labs.models import LabRun
 
 
@@ -22,6 +27,17 @@ class StudentDetail:
     lab_runs: list[LabRun]  # newest first
     overrides: list[GradeOverride]  # the audit trail, oldest first
     extensions: list[DeadlineExtension]
+    questions: list[StudentQuestion]  # each exercise in the student's variant, module order
+
+    @property
+    def answers(self) -> list[AnswerView]:
+        """`submissions` described (outcome, score and its penalty), oldest first."""
+        by_part: dict[int, list[Submission]] = defaultdict(list)
+        for submission in self.submissions:
+            by_part[submission.part_id].append(submission)
+        described = {view.submission.pk: view for part in by_part.values()
+                     for view in answer_views(part, penalty=part[0].part.exercise.penalty)}
+        return [described[s.pk] for s in self.submissions]
 
     @property
     def earned(self) -> float:
@@ -41,8 +57,9 @@ class StudentDetail:
 
 
 def student_detail(*, course: Course, student_id: int) -> StudentDetail:
-    """Everything one student of the course did. Raises Http404 for anyone who is not a
-    student of the course. Ten queries however much the student did."""
+    """Everything one student of the course did, and each question with the student's own
+    numbers. Raises Http404 for anyone who is not a student of the course. Thirteen queries
+    however much the student did."""
     enrollment = student_enrollment_get(course=course, student_id=student_id)
     student = enrollment.user
     book = gradebook(course=course, student=student)
@@ -65,6 +82,15 @@ def student_detail(*, course: Course, student_id: int) -> StudentDetail:
                      .select_related("part__exercise", "created_by").order_by("created_at", "id"))
     extensions = list(DeadlineExtension.objects.filter(course=course, student=student)
                       .select_related("exercise", "granted_by").order_by("exercise__order"))
+    default = bool(default_variant_students(course=course, student_ids=[student.pk]))
+    questions = [
+        student_question(
+            exercise=exercise, part_prompts=[(p.key, p.prompt) for p in exercise.parts.all()],
+            variant=variant_of(course=course, exercise=exercise, student_id=student.pk,
+                               default=default))
+        for exercise in course_exercises(course=course)
+    ]
     return StudentDetail(enrollment=enrollment, columns=book.columns, row=row,
                          total_points=book.total_points, submissions=submissions,
-                         lab_runs=lab_runs, overrides=overrides, extensions=extensions)
+                         lab_runs=lab_runs, overrides=overrides, extensions=extensions,
+                         questions=questions)

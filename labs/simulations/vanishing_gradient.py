@@ -115,6 +115,15 @@ REGIMES: dict[str, str] = {
     "exploding": "The gradient that arrives is at least as large as the one sent back.",
 }
 
+#: What each regime says about the measured gradient, for the page that shows it beside the
+#: number: "near-one" names sigma_max, not the measurement (which vanished).
+REGIME_PHRASES: dict[str, str] = {
+    "vanishing": "vanishing (sigma_max below 1: the bound forces it down too)",
+    "near-one": "vanishing, although sigma_max is near 1 (the bound stays near 1)",
+    "saturating": "vanishing, although sigma_max is above 1 (the tanh saturates)",
+    "exploding": "exploding (at least as large as the gradient sent back)",
+}
+
 
 def rescale_to_sigma(w: np.ndarray, sigma: float) -> np.ndarray:
     """Return ``w`` scaled so that its largest singular value is ``sigma``."""
@@ -243,5 +252,5 @@ def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
         else:
             label = f"Gradient size {result['steps']} steps back, sigma_max = {fmt(s['sigma'])}"
             value = fmt(s["final_norm"])
-        rows.append((label, f"{value}, {s['regime']}"))
+        rows.append((label, f"{value}: {REGIME_PHRASES.get(s['regime'], s['regime'])}"))
     return rows

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.parametrize("escape_html", [True, False])
 
 def test_a_formula_becomes_mathml(escape_html):
     html = render_markdown(r"The bound is $\sigma_{\max}^k$, and $a < b$.", escape_html=escape_html)
-    assert "<math" in html and "<msubsup>" in html and "&#x0003C;" in html
+    assert "<math" in html and "<msubsup>" in html and "<mo>&lt;</mo>" in html
 
 
 @pytest.mark.parametrize("source", [
@@ -26,7 +26,7 @@ def test_html_inside_a_formula_is_shown_as_its_source_never_as_markup(source, es
 
 def test_angle_brackets_read_as_maths_stay_maths(escape_html):
     html = render_markdown(r"$\mathrm{<svg onload=alert(1)>}$", escape_html=escape_html)
-    assert "<svg" not in html and "<mo>&#x0003C;</mo>" in html
+    assert "<svg" not in html and "<mo>&lt;</mo>" in html
 
 
 def test_feedback_html_outside_formulas_is_escaped_only_when_asked(escape_html):

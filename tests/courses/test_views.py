@@ -1,6 +1,7 @@
 """Course pages: sign-in (rate limited), the home page with progress, the module page with its
 figures in a constant number of queries; other courses are 404."""
 
+import html
 import re
 import time
 
@@ -11,10 +12,10 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
 
-from courses.models import Part
+from courses.models import Enrollment, Part
 from grading.services import submission_create
 from labs.simulations.word_vectors import angle_degrees
-from tests.factories import TEST_PASSWORD
+from tests.factories import TEST_PASSWORD, EnrollmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -48,8 +49,9 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 9 queries
-MODULE_PAGE_QUERIES = 11
+#: session, user, then the module page selector's 9 queries and whether the student has the
+#: module's own numbers (the default variant)
+MODULE_PAGE_QUERIES = 12
 
 
 def _module_url(course) -> str:
@@ -205,3 +207,62 @@ def test_static_files_get_hashed_names_and_far_future_caching(tmp_path, rf):
         assert response.status_code == 200
         assert response["Cache-Control"] == "max-age=315360000, public, immutable"
         assert response["Content-Encoding"] == "gzip"
+
+
+# --- staff reach the dashboard from the pages they land on (issue 11, item 11) -------------
+
+def _links(page: str) -> dict[str, str]:
+    """Link text -> href of every link of a page."""
+    return {html.unescape(re.sub(r"<[^>]+>", "", text)).strip(): href
+            for href, text in re.findall(r'<a [^>]*href="([^"]+)"[^>]*>(.*?)</a>', page, re.S)}
+
+
+@pytest.mark.parametrize("role", [Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA])
+def test_staff_see_a_dashboard_link_on_the_home_page_and_the_course_page(client, course, role):
+    member = UserFactory(username="staff")
+    EnrollmentFactory(user=member, course=course, role=role)
+    client.force_login(member)
+    dashboard = reverse("dashboard:overview", args=[course.slug])
+    home = client.get("/").content.decode()
+    assert _links(home).get("Dashboard") == dashboard
+    assert f"You are: {role.label}" in home
+    module = client.get(_module_url(course)).content.decode()
+    assert _links(module).get("Dashboard") == dashboard
+    assert client.get(dashboard).status_code == 200
+
+
+def test_students_see_their_role_and_no_dashboard_link(client, alice, course):
+    client.force_login(alice)
+    home = client.get("/").content.decode()
+    assert "You are: Student" in home and "Dashboard" not in _links(home)
+    assert "Dashboard" not in _links(client.get(_module_url(course)).content.decode())
+
+
+def test_the_course_list_shows_the_role_in_each_course(client, course, other_course):
+    member = UserFactory(username="both")
+    EnrollmentFactory(user=member, course=course, role=Enrollment.Role.TA)
+    EnrollmentFactory(user=member, course=other_course, role=Enrollment.Role.STUDENT)
+    client.force_login(member)
+    home = client.get("/").content.decode()
+    spring, autumn = home.index(other_course.title), home.index(course.title)
+    assert "You are: Teaching assistant" in home[autumn:spring]
+    assert "You are: Student" in home[spring:]
+    assert _links(home).get("Dashboard") == reverse("dashboard:overview", args=[course.slug])
+
+
+def test_the_module_page_shows_the_student_s_own_numbers_above_each_question(
+    client, alice, course
+):
+    from courses.models import Exercise
+    from grading.variant_assignment import variant_for
+
+    client.force_login(alice)
+    page = client.get(_module_url(course)).content.decode()
+    article = page[page.index('id="exercise-apply-1-gradient-bound"'):]
+    article = article[:article.index("</article>")]
+    params = variant_for(student=alice, course=course,
+                         exercise=Exercise.objects.get(slug="apply-1-gradient-bound")).params
+    numbers = article[article.index('class="your-numbers"'):article.index('class="prompt"')]
+    assert "Your numbers" in numbers
+    assert f'data-name="sigma">{params["sigma"]}</strong>' in numbers
+    assert f'data-name="steps">{params["steps"]}</strong>' in numbers

@@ -20,6 +20,7 @@ from labs.predictions import lab_run_execute_and_grade
 pytestmark = pytest.mark.django_db
 
 #: enrolment, sections, figures, labs, exercises, parts, submissions, prediction runs, run counts
+#: (whether alice has the default variant is cached on her User object by her answers)
 MODULE_PAGE_QUERIES = 9
 
 
@@ -152,3 +153,39 @@ def test_another_students_submission_is_404(alice, bob, course):
                                   submission_id=mine.pk).submission == mine
     with pytest.raises(Http404):
         submission_for_student(user=bob, course_slug=course.slug, submission_id=mine.pk)
+
+
+# --- each exercise shows the student's own numbers (issue 11, item 12) ----------------------
+
+def test_each_exercise_with_parameters_carries_the_student_s_own_numbers(alice, course):
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    views = {e.slug: e for e in page.exercises}
+    apply_1 = views["apply-1-gradient-bound"]
+    params = variant_for(student=alice, course=course, exercise=apply_1.exercise).params
+    numbers = {n.name: n.value for n in apply_1.numbers}
+    assert numbers == {"steps": f"{params['steps']}", "sigma": f"{params['sigma']}"}
+    assert [n.label for n in apply_1.numbers] == ["steps", r"$\sigma_{\max}$"]
+    apply_3 = {n.name: n.value for n in views["apply-3-context-value"].numbers}
+    assert set(apply_3) == {"w1", "w2", "w3", "w4", "h1", "h2", "h3", "h4"}  # derived w4 too
+    assert views["extend-bottleneck"].numbers == []  # the same for everyone
+
+
+def test_a_student_with_the_default_variant_sees_the_module_s_numbers(alice, course):
+    from grading.models import DefaultVariant
+
+    DefaultVariant.objects.create(course=course, student=alice)
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    apply_1 = next(e for e in page.exercises if e.slug == "apply-1-gradient-bound")
+    assert {n.name: n.value for n in apply_1.numbers} == {"steps": "40", "sigma": "0.85"}
+    assert apply_1.module_numbers
+
+
+def test_whether_a_student_has_the_default_variant_is_one_query_per_user_object(
+    alice, course, django_assert_num_queries
+):
+    from courses.models import Exercise
+
+    exercises = [e for e in Exercise.objects.all() if e.parameters]
+    with django_assert_num_queries(1):
+        for exercise in exercises * 3:
+            variant_for(student=alice, course=course, exercise=exercise)

@@ -226,3 +226,98 @@ def test_no_answer_key_reaches_the_module_page(client, alice, course, module_05)
             assert json.dumps(each.spec.get("correct", "-")) not in page
     assert "sigma^steps" not in page and "sigma*steps" not in page
     assert "feedback_correct" not in page and "data-correct" not in page
+
+
+# --- scores and states explained, wording (issue 11, items 13 and 14) ---------------------
+
+def _text(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def _box(page: str, part) -> str:
+    box = page[page.index(f'id="part-{part.pk}"'):]
+    return box[:box.index("</article>")]
+
+
+def test_a_score_below_one_says_which_attempt_and_the_penalty(client, alice, course):
+    part, sigma, steps = _bound(alice, course)
+    client.force_login(alice)
+    for answer in (f"{sigma}*{steps}", "1", f"{sigma}^{steps}"):
+        client.post(_answer_url(course, part), {"answer": answer})
+    box = _text(_box(_module(client, course), part))
+    assert "score 0.8 (correct on attempt 3, 10% off per earlier attempt)" in box
+    correct = Submission.objects.get(outcome="correct")
+    detail = _text(client.get(reverse("submission", args=[course.slug, correct.pk])).content.decode())
+    assert "Correct, score 0.8 (correct on attempt 3, 10% off per earlier attempt)" in detail
+
+
+def test_a_first_time_correct_answer_has_no_penalty_note(client, alice, course):
+    part, sigma, steps = _bound(alice, course)
+    client.force_login(alice)
+    client.post(_answer_url(course, part), {"answer": f"{sigma}^{steps}"})
+    box = _text(_box(_module(client, course), part))
+    assert "score 1" in box and "off per earlier attempt" not in box
+
+
+def test_an_unread_answer_says_no_attempt_used_once(client, alice, course):
+    part, _, _ = _bound(alice, course)
+    client.force_login(alice)
+    client.post(_answer_url(course, part), {"answer": "0.85^(40"})
+    page = _module(client, course)
+    box = _text(_box(page, part))
+    assert "(no attempt used) (no attempt used)" not in box
+    assert box.count("no attempt used") == 2  # the verdict, and the answer in the list
+    invalid = Submission.objects.get()
+    detail = _text(client.get(reverse("submission", args=[course.slug, invalid.pk])).content.decode())
+    assert detail.count("no attempt used") == 1
+
+
+def test_the_answers_list_agrees_with_the_attempts_used(client, alice, course):
+    part, sigma, steps = _bound(alice, course)
+    client.force_login(alice)
+    for answer in ("0.85^(40", "0.85^(", f"{sigma}*{steps}"):
+        client.post(_answer_url(course, part), {"answer": answer})
+    box = _text(_box(_module(client, course), part))
+    assert "Attempts used: 1 of 5" in box
+    assert "Your answers (3, 1 used an attempt)" in box and "Your attempts" not in box
+
+
+def test_after_an_answer_the_page_does_not_preview_it_again_on_load(client, alice, course):
+    """The verdict already shows the parse error: the live preview waits for typing."""
+    part, _, _ = _bound(alice, course)
+    client.force_login(alice)
+    assert 'data-preview-on-load="no"' not in _box(_module(client, course), part)
+    client.post(_answer_url(course, part), {"answer": "0.85^(40"})
+    assert 'data-preview-on-load="no"' in _box(_module(client, course), part)
+
+
+def test_a_review_comment_with_markdown_attributes_is_inert_on_the_student_s_page(
+    client, alice, irene, course
+):
+    from grading.dashboard.services import review_create
+
+    part = _part("extend-bottleneck", "explanation")
+    answer = submission_create(student=alice, course=course, part=part,
+                               raw_answer="The bottleneck is one vector.")
+    review_create(course=course, submission_id=answer.pk, reviewer=irene, points=1,
+                  comment="Good. ![a](x){onerror=alert(1)} [more](javascript:alert(1))")
+    client.force_login(alice)
+    for page in (_module(client, course),
+                 client.get(reverse("submission", args=[course.slug, answer.pk])).content.decode()):
+        assert "onerror" not in page and "javascript:" not in page
+        assert "Good." in page
+
+
+def test_the_no_javascript_preview_page_shows_the_question_with_the_student_s_numbers(
+    client, alice, course
+):
+    part, sigma, steps = _bound(alice, course)
+    client.force_login(alice)
+    response = client.post(reverse("part-preview", args=[course.slug, part.pk]),
+                           {"answer": f"{sigma}^{steps}"})
+    page = _text(response.content.decode())
+    assert response.status_code == 200
+    assert f"A gradient passes back through {steps} RNN steps" in page
+    assert "Largest possible size of the gradient" in page
+    assert "Your numbers" in page and f"steps = {steps}" in page
+    assert page.index("A gradient passes back") < page.index("We read")

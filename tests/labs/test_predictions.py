@@ -42,8 +42,8 @@ def test_finished_run_grades_the_prediction_beside_the_measurement(
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.CORRECT
     assert submission.score == 1.0
-    assert "You predicted: diagonal-with-crossing. The lab measured: diagonal-with-crossing." \
-        in submission.feedback
+    crossing = "Mostly diagonal, with a local crossing where the adjectives and nouns swap order"
+    assert f"You predicted: {crossing}. The lab measured: {crossing}." in submission.feedback
 
 
 def test_wrong_prediction_gets_its_misconception_when_measured(
@@ -55,8 +55,21 @@ def test_wrong_prediction_gets_its_misconception_when_measured(
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.INCORRECT
     assert submission.misconception == "word-order-ignored"
-    assert "The lab measured: diagonal-with-crossing" in submission.feedback
+    assert "The lab measured: Mostly diagonal, with a local crossing" in submission.feedback
     assert "A diagonal is right for most of the sentence" in submission.feedback
+
+
+def test_prediction_feedback_names_the_options_by_their_text_not_their_keys(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    submission = _predict(alice, course, shape, "uniform", django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
+    submission.refresh_from_db()
+    assert submission.feedback.startswith(
+        "You predicted: Roughly uniform: every French word spreads its weight over the whole "
+        "sentence. The lab measured: Mostly diagonal, with a local crossing")
+    assert "diagonal-with-crossing" not in submission.feedback and "uniform." not in submission.feedback
 
 
 def test_a_prediction_is_locked_once_made(alice, course, shape, django_capture_on_commit_callbacks):
@@ -92,4 +105,4 @@ def test_analogy_prediction_graded_against_the_nearest_word(
         lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.CORRECT
-    assert "The lab measured: queen" in submission.feedback
+    assert "The lab measured: Near queen" in submission.feedback

@@ -89,7 +89,8 @@ def test_earlier_runs_are_listed_on_the_lab_page(client, alice, bob, course, lab
     lab_run_request(lab=lab, course=course, requester=bob, params={"units": 9}, seed=1)
     client.force_login(alice)
     page = client.get(_lab_url(course)).content.decode()
-    assert "units = 8" in page and "units = 9" not in page
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "Hidden units = 8" in text and "Hidden units = 9" not in text
 
 
 def test_another_students_run_is_404(client, alice, bob, course, lab):
@@ -106,3 +107,45 @@ def test_labs_need_membership_and_csrf(alice, course, other_course, lab):
     assert client.get(reverse("lab", args=[course.slug, "no-such-lab"])).status_code == 404
     assert client.post(_lab_url(course), {}).status_code == 403
     assert not LabRun.objects.exists()
+
+
+# --- labels that agree with the results, parameters as a readable list (items 13, 14) ------
+
+def _text(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+
+
+def test_the_attention_form_names_the_parameter_the_results_call_sharpness(client, alice, course):
+    client.force_login(alice)
+    page = client.get(_lab_url(course, "attention")).content.decode()
+    label = re.search(r'<label for="id_sharpness">(.*?)</label>', page, re.S)
+    assert label is not None and "sharpness" in _text(label.group(1))
+
+
+def test_a_form_label_that_already_says_the_name_is_left_alone(client, alice, course, lab):
+    client.force_login(alice)
+    page = client.get(_lab_url(course)).content.decode()
+    assert '<label for="id_steps">Steps</label>' in page
+    assert re.search('<label for="id_sigmas">\u03c3_max values · sigmas</label>', page)
+
+
+def test_a_run_page_lists_its_parameters_with_labels_not_a_dict(client, alice, course, lab):
+    run = lab_run_request(lab=lab, course=course, requester=alice,
+                          params={"units": 8, "sigmas": "0.5, 1, 1.5, 2"}, seed=1)
+    client.force_login(alice)
+    page = client.get(reverse("lab-run", args=[course.slug, run.uuid])).content.decode()
+    text = _text(page)
+    assert "Hidden units = 8" in text and "\u03c3_max values sigmas = 0.5, 1, 1.5, 2" in text
+    assert "{" not in text.split("Parameters", 1)[1].split("Seed", 1)[0]
+
+
+def test_the_near_one_regime_is_worded_as_what_the_measured_gradient_did(
+    client, alice, course, lab, django_capture_on_commit_callbacks
+):
+    run = lab_run_request(lab=lab, course=course, requester=alice, params={"units": 8}, seed=1)
+    lab_run_execute(run_id=run.pk)
+    client.force_login(alice)
+    text = _text(client.get(reverse("lab-run", args=[course.slug, run.uuid])).content.decode())
+    key = text.split("Key numbers", 1)[1].split("Plot", 1)[0]
+    assert "near-one" not in key
+    assert "sigma_max = 1" in key and "vanishing, although sigma_max is near 1" in key

@@ -78,4 +78,4 @@ def test_prediction_is_graded_when_the_worker_finishes_its_run(celery_worker, co
 
     submission.refresh_from_db()
     assert submission.outcome == Submission.Outcome.CORRECT
-    assert "The lab measured: diagonal-with-crossing" in submission.feedback
+    assert "The lab measured: Mostly diagonal, with a local crossing" in submission.feedback

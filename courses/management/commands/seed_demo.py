@@ -27,4 +27,6 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo course '{result.course.title}' ready."))
         self.stdout.write(f"Demo accounts (demo only; password for all: {DEMO_PASSWORD}):")
         for username, role in result.accounts:
-            self.stdout.write(f"  {username:<14} {role}")
+            note = " (the module's own numbers: 0.85, 40 steps, ...)" \
+                if username in result.module_numbers else ""
+            self.stdout.write(f"  {username:<14} {role}{note}")

@@ -157,3 +157,78 @@ def test_point_biserial_is_undefined_when_everyone_or_no_one_solved():
     assert point_biserial([1, 1, 1], [1.0, 2.0, 3.0]) is None
     assert point_biserial([0, 1], [2.0, 2.0]) is None
     assert point_biserial([0, 1], [0.0, 1.0]) == pytest.approx(1.0)
+
+
+# --- answers awaiting review have no grade yet (issue 11, item 13) --------------------------
+
+def test_answers_awaiting_review_are_left_out_of_difficulty(course, irene):
+    part = Part.objects.get(exercise__slug="extend-bottleneck", key="explanation")
+    graded, waiting = UserFactory(username="graded"), UserFactory(username="waiting")
+    for user in (graded, waiting):
+        EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    _answer(graded, course, part, Submission.Outcome.PARTIAL, 0.5, "a summary")
+    _answer(waiting, course, part, Submission.Outcome.REVIEW, None, "waiting")
+    stats = _stats(course, part)
+    assert stats.attempted == 2
+    assert stats.difficulty == 0.5  # not (0.5 + 0) / 2
+    detail = part_detail(course=course, part_id=part.pk)
+    assert detail.statistics.difficulty == 0.5
+
+
+def test_a_part_whose_only_answers_await_review_has_no_difficulty_yet(course):
+    part = Part.objects.get(exercise__slug="extend-bottleneck", key="explanation")
+    user = UserFactory(username="waiting")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    _answer(user, course, part, Submission.Outcome.REVIEW, None, "waiting")
+    stats = _stats(course, part)
+    assert stats.attempted == 1 and stats.difficulty is None
+
+
+def test_an_override_grades_an_answer_awaiting_review(course, irene):
+    part = Part.objects.get(exercise__slug="extend-bottleneck", key="explanation")
+    user = UserFactory(username="waiting")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    _answer(user, course, part, Submission.Outcome.REVIEW, None, "waiting")
+    grade_override_create(course=course, student_id=user.pk, part_id=part.pk,
+                          points=part.points / 4, reason="graded by hand", by=irene)
+    assert _stats(course, part).difficulty == 0.25
+
+
+def test_the_matrix_mean_leaves_out_answers_awaiting_review(course):
+    from grading.dashboard.progress import class_progress
+
+    part = Part.objects.get(exercise__slug="extend-bottleneck", key="explanation")
+    graded, waiting = UserFactory(username="graded"), UserFactory(username="waiting")
+    for user in (graded, waiting):
+        EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+    _answer(graded, course, part, Submission.Outcome.PARTIAL, 0.5, "a summary")
+    _answer(waiting, course, part, Submission.Outcome.REVIEW, None, "waiting")
+    total = next(t for t in class_progress(course=course).part_totals if t.column.id == part.pk)
+    assert total.attempted == 2 and total.mean_points == 0.5 * part.points
+
+
+# --- misconception tags come with their label (issue 11, item 13) ---------------------------
+
+LINEAR = "Treats the decay as linear: multiplies sigma_max by the number of steps instead of " \
+         "raising it to that power."
+
+
+def test_every_misconception_of_the_module_has_a_one_line_label(module_05):
+    from grading.checkers.base import misconception_list
+
+    for part in Part.objects.all():
+        for item in misconception_list(part.spec):
+            assert isinstance(item.get("label"), str) and item["label"].strip(), item["tag"]
+            assert "\n" not in item["label"]
+
+
+def test_tags_carry_their_labels_in_statistics_and_the_profile(course, small_class):
+    _, p1, _ = small_class
+    wrong = {w.misconception: w.label for w in _stats(course, p1).wrong_answers}
+    assert wrong["linear-decay"] == LINEAR
+    detail = part_detail(course=course, part_id=p1.pk)
+    assert {w.misconception: w.label for w in detail.wrong_answers}["linear-decay"] == LINEAR
+    profile = misconception_profile(course=course)
+    assert dict(profile.tag_columns)["linear-decay"] == LINEAR
+    assert {c.tag: c.label for c in profile.class_counts}["fraction-lost"].startswith(
+        "Gives the fraction lost")

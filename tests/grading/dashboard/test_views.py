@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from courses.models import Enrollment, Exercise, Module, Part, Section
+from courses.models import Enrollment, Exercise, Lab, Module, Part, Section
 from grading.models import Deadline, DeadlineExtension, GradeOverride, Submission
 from grading.services import submission_create
 from tests.factories import EnrollmentFactory, UserFactory
@@ -21,12 +21,12 @@ from tests.grading.dashboard.conftest import build_class
 PAGES = {
     "overview": 8,
     "matrix": 8,
-    "statistics": 8,
-    "part": 11,
-    "misconceptions": 6,
+    "statistics": 9,
+    "part": 12,
+    "misconceptions": 7,
     "labs": 10,
-    "student": 13,
-    "reviews": 5,
+    "student": 16,
+    "reviews": 6,
     "deadlines": 6,
     "gradebook-csv": 7,
     "submissions-csv": 4,
@@ -246,3 +246,141 @@ def test_the_overview_draws_both_charts_as_svg(client, course, irene):
     body = client.get(_url(course, "overview")).content.decode()
     assert body.count("<svg") == 2
     assert "Score distribution" in body and "Completion over time" in body
+
+
+# --- staff see each student's numbers and the question (issue 11, item 12) -----------------
+
+def _numbers(student, course, slug):
+    from grading.variant_assignment import variant_for
+
+    return variant_for(student=student, course=course, exercise=Exercise.objects.get(slug=slug)).params
+
+
+def test_the_drill_down_shows_the_student_s_numbers_and_the_question(client, course, irene, alice):
+    client.force_login(irene)
+    page = client.get(_url(course, "student", student_id=alice.pk)).content.decode()
+    row = page[page.index('id="question-apply-1-gradient-bound"'):]
+    row = row[:row.index("</tr>")]
+    params = _numbers(alice, course, "apply-1-gradient-bound")
+    assert f'data-name="sigma">{params["sigma"]}</strong>' in row
+    assert f'data-name="steps">{params["steps"]}</strong>' in row
+    assert f"A gradient passes back through {params['steps']} RNN steps" in row
+
+
+def test_the_review_queue_shows_the_question_with_the_student_s_numbers(
+    client, course, irene, alice
+):
+    from grading.models import DefaultVariant
+
+    DefaultVariant.objects.create(course=course, student=alice)
+    part = Part.objects.get(exercise__slug="predict-analogy", key="meaning")
+    answer = submission_create(student=alice, course=course, part=part,
+                               raw_answer="The direction from man to woman is the same as king to queen.")
+    assert answer.outcome == Submission.Outcome.REVIEW
+    client.force_login(irene)
+    page = client.get(_url(course, "reviews")).content.decode()
+    item = page[page.index(f'id="review-{answer.pk}"'):]
+    assert "The question, as this student saw it" in item
+    assert "king" in item[:item.index("Their answer")]
+
+
+def test_the_review_queue_shows_a_parameterised_question_with_the_student_s_numbers(
+    client, course, irene, alice
+):
+    from grading.dashboard.reviews import review_queue
+
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    Submission.objects.create(student=alice, course=course, part=part, raw_answer="0.5",
+                              outcome=Submission.Outcome.REVIEW, counts_as_attempt=True)
+    [item] = review_queue(course=course).items
+    params = _numbers(alice, course, "apply-1-gradient-bound")
+    assert {n.name: n.value for n in item.question.numbers} == {
+        "steps": str(params["steps"]), "sigma": str(params["sigma"])}
+    assert f"A gradient passes back through {params['steps']} RNN steps" in item.question.prompt
+    assert "Largest possible size of the gradient" in item.part_prompt
+
+
+# --- states, labels and wording on the pages (issue 11, items 13 and 14) -------------------
+
+def _text(page: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def _locked_prediction(course, student):
+    part = Part.objects.get(exercise__slug="predict-alignment-shape", key="shape")
+    return Submission.objects.create(student=student, course=course, part=part,
+                                     raw_answer="uniform", canonical="uniform",
+                                     outcome=Submission.Outcome.INCORRECT, score=0.0,
+                                     counts_as_attempt=True, misconception="")
+
+
+def test_a_locked_wrong_prediction_is_closed_not_in_progress(client, course, irene, alice):
+    from grading.dashboard.progress import class_progress
+
+    answer = _locked_prediction(course, alice)
+    page = class_progress(course=course)
+    column = next(i for i, c in enumerate(page.columns) if c.id == answer.part_id)
+    cell = page.rows[0].cells[column]
+    assert (cell.state, cell.state_label) == ("closed", "closed (no attempts left)")
+    client.force_login(irene)
+    drill = client.get(_url(course, "student", student_id=alice.pk)).content.decode()
+    assert 'class="st-closed">closed (no attempts left)</td>' in drill
+
+
+def test_a_part_with_attempts_left_stays_in_progress(course, alice):
+    from grading.dashboard.progress import class_progress
+
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    Submission.objects.create(student=alice, course=course, part=part, raw_answer="34",
+                              outcome=Submission.Outcome.INCORRECT, score=0.0,
+                              counts_as_attempt=True)
+    page = class_progress(course=course)
+    column = next(i for i, c in enumerate(page.columns) if c.id == part.pk)
+    assert page.rows[0].cells[column].state == "in-progress"
+
+
+def test_tags_are_shown_with_their_labels_wherever_they_are_shown(client, course, irene, alice):
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    answer = submission_create(student=alice, course=course, part=part, raw_answer="34")
+    answer.refresh_from_db()
+    if answer.misconception != "linear-decay":  # alice's numbers may differ: tag it directly
+        Submission.objects.filter(pk=answer.pk).update(misconception="linear-decay",
+                                                       canonical="34")
+    client.force_login(irene)
+    label = "Treats the decay as linear"
+    for name, kwargs in (("misconceptions", {}), ("statistics", {}),
+                         ("part", {"part_id": part.pk}), ("student", {"student_id": alice.pk})):
+        page = _text(client.get(_url(course, name, **kwargs)).content.decode())
+        assert f"linear-decay {label}" in page, name
+
+
+def test_the_drill_down_renders_feedback_maths_and_says_no_attempt_used_once(
+    client, course, irene, alice
+):
+    part = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    submission_create(student=alice, course=course, part=part, raw_answer="0.85^(40")
+    Submission.objects.create(student=alice, course=course, part=part, raw_answer="2",
+                              outcome=Submission.Outcome.INCORRECT, score=0.0,
+                              counts_as_attempt=True,
+                              feedback=r"Each step multiplies by $\sigma_{\max}$.")
+    client.force_login(irene)
+    page = client.get(_url(course, "student", student_id=alice.pk)).content.decode()
+    answers = page[page.index("<h2>Every answer</h2>"):page.index("<h2>Lab runs")]
+    assert r"$\sigma_{\max}$" not in answers and "<math" in answers
+    assert "(no attempt used) (no attempt used)" not in _text(answers)
+    assert _text(answers).count("no attempt used") == 1
+
+
+def test_the_drill_down_lists_lab_parameters_with_labels_not_a_dict(client, course, irene, alice):
+    from labs.services import lab_run_request
+
+    lab = Lab.objects.get(slug="vanishing-gradient")
+    lab_run_request(lab=lab, course=course, requester=alice, params={"units": 8}, seed=3)
+    client.force_login(irene)
+    page = client.get(_url(course, "student", student_id=alice.pk)).content.decode()
+    runs = _text(page[page.index("<h2>Lab runs"):page.index("<h2>Grade overrides")])
+    assert "Hidden units = 8" in runs and "Steps = 60" in runs
+    assert "{" not in runs and "'units'" not in runs

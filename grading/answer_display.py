@@ -1,0 +1,86 @@
+"""How an answer is described on a page: its outcome in one phrase, and its score with the
+attempt penalty explained ("0.8: correct on attempt 3, 10% off per earlier attempt").
+
+Presentation only: stored verdicts are not changed. The attempt numbers follow the rule of
+`grading.services.submission_grade`: answers that used an attempt are numbered in order; an
+answer repeating an earlier one uses no attempt and is scored as the latest attempt so far.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from grading.misconception_labels import misconception_label
+from grading.models import Submission
+
+#: Outcomes whose score is a grade (others have none, or none yet).
+SCORED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+_NO_ATTEMPT = "no attempt used"
+
+
+def score_text(score: float) -> str:
+    """A score as pages show it: at most two decimals, no trailing zeros (0.8, 1, 0.25)."""
+    return f"{score:.2f}".rstrip("0").rstrip(".")
+
+
+def outcome_text(submission: Submission) -> str:
+    """The outcome's label, saying once (never twice) when the answer used no attempt."""
+    label = str(submission.get_outcome_display())
+    if not submission.counts_as_attempt and _NO_ATTEMPT not in label \
+            and submission.outcome not in (Submission.Outcome.PENDING, Submission.Outcome.REVIEW):
+        label += f" ({_NO_ATTEMPT})"
+    return label
+
+
+def penalty_note(*, outcome: str, attempt: int | None, penalty: float) -> str:
+    """Why a score is below the checker's: "correct on attempt 3, 10% off per earlier attempt";
+    empty when no penalty applied (first attempt, no penalty, or not a graded outcome)."""
+    if not penalty or attempt is None or attempt <= 1 or outcome not in SCORED:
+        return ""
+    what = {"correct": "correct", "partial": "partly correct", "incorrect": "answered"}[outcome]
+    return f"{what} on attempt {attempt}, {penalty:.0%} off per earlier attempt"
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """One stored answer as a page lists it."""
+
+    submission: Submission
+    attempt: int | None  # the attempt it used, or was scored as (None: not scored as one)
+    penalty: float
+
+    @property
+    def outcome_text(self) -> str:
+        return outcome_text(self.submission)
+
+    @property
+    def scored(self) -> bool:
+        return self.submission.score is not None and self.submission.outcome in SCORED
+
+    @property
+    def score_text(self) -> str:
+        return score_text(self.submission.score) if self.submission.score is not None else ""
+
+    @property
+    def penalty_note(self) -> str:
+        return penalty_note(outcome=self.submission.outcome, attempt=self.attempt,
+                            penalty=self.penalty)
+
+    @property
+    def misconception_label(self) -> str:
+        """The matched tag's label (reads the part's spec: load the part with the answer)."""
+        tag = self.submission.misconception
+        return misconception_label(self.submission.part.spec, tag) if tag else ""
+
+
+def answer_views(submissions: Iterable[Submission], *, penalty: float) -> list[AnswerView]:
+    """One part's answers by one student, oldest first, each with its attempt number."""
+    views = []
+    used = 0
+    for submission in submissions:
+        if submission.counts_as_attempt:
+            used += 1
+            attempt: int | None = used
+        else:
+            attempt = max(1, used) if submission.outcome in SCORED else None
+        views.append(AnswerView(submission=submission, attempt=attempt, penalty=penalty))
+    return views

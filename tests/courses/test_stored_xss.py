@@ -1,0 +1,203 @@
+"""Stored XSS: every payload of the corpus, stored wherever a person can put text (an answer,
+feedback quoting it, a TA's review comment, a name, a group, a reason, lab parameters, a
+course title, query strings, the sign-in form, a URL), then every page that shows it is
+fetched and parsed: none may hold executable markup. The last test checks that these pages
+rendered every template of the project (so a new template that shows text is covered too).
+"""
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import cast
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.test.signals import template_rendered
+from django.urls import reverse
+from django.utils import timezone
+
+from courses.models import Course, Enrollment, Exercise, Lab, Part
+from grading.dashboard.services import extension_set, grade_override_create, review_create
+from grading.models import Submission
+from grading.services import submission_create
+from labs.models import LabRun
+from tests.factories import EnrollmentFactory, UserFactory
+from tests.xss import PAYLOADS, executable_markup
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(settings.BASE_DIR)
+#: Parts whose answer box takes free text (numbers, expressions, prose, options).
+ANSWERED = [("apply-1-gradient-bound", "bound"), ("apply-2-sequential-steps", "rnn_steps"),
+            ("extend-bottleneck", "explanation"), ("predict-alignment-shape", "shape")]
+
+
+def _project_templates() -> set[str]:
+    """Every template of our apps and of config/templates, by its loader name."""
+    names = set()
+    for folder in [ROOT / "config" / "templates", *ROOT.glob("*/templates")]:
+        if ".venv" in folder.parts:
+            continue
+        names |= {str(p.relative_to(folder)) for p in folder.rglob("*.html")}
+    return names
+
+
+#: Templates rendered by the tests of this module, and which of them ran (the last test
+#: checks the union, running those that did not run, e.g. under `-k`).
+_RENDERED: set[str] = set()
+_RAN: set[str] = set()
+
+
+@pytest.fixture
+def rendered() -> Iterator[set[str]]:
+    """Names of the templates rendered while the test runs (kept for the coverage test)."""
+
+    def record(sender, template, context, **kwargs):
+        _RENDERED.add(template.name)
+
+    template_rendered.connect(record)
+    yield _RENDERED
+    template_rendered.disconnect(record)
+
+
+def _part(slug: str, key: str) -> Part:
+    return Part.objects.select_related("exercise").get(exercise__slug=slug, key=key)
+
+
+@pytest.fixture
+def world(course: Course, irene: User) -> dict:
+    """A course where every payload is a student's name and group, an answer to each kind
+    of part, feedback, a misconception tag, a review comment, an override and extension
+    reason, a lab run's parameters and error, and one of them is the course title."""
+    course.title = PAYLOADS[0] + " " + PAYLOADS[27]
+    course.save()
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    lab = Lab.objects.get(slug="vanishing-gradient")
+    students = []
+    for index, payload in enumerate(PAYLOADS):
+        student = cast(User, UserFactory(username=f"x{index}", first_name=payload[:150],
+                                         last_name=payload[-150:]))
+        EnrollmentFactory(user=student, course=course, role=Enrollment.Role.STUDENT,
+                          group=payload[:50])
+        students.append(student)
+        for slug, key in ANSWERED:
+            part = _part(slug, key)
+            answer = submission_create(student=student, course=course, part=part,
+                                       raw_answer=payload)
+            if answer.outcome == Submission.Outcome.REVIEW and index % 2:
+                review_create(course=course, submission_id=answer.pk, reviewer=irene,
+                              points=0.5, comment=payload)
+        Submission.objects.create(
+            student=student, course=course, part=_part("apply-1-gradient-bound", "bound"),
+            raw_answer=payload, canonical=payload, outcome=Submission.Outcome.INCORRECT,
+            score=0.0, counts_as_attempt=True, feedback=f"You typed {payload}; not yet.",
+            misconception=payload[:60], graded_at=timezone.now(),
+        )
+        grade_override_create(course=course, student_id=student.pk,
+                              part_id=_part("apply-1-gradient-bound", "bound").pk,
+                              points=0.5, reason=payload, by=irene)
+        extension_set(course=course, exercise_id=exercise.pk, student_id=student.pk,
+                      due_at=timezone.now() + timedelta(days=2), reason=payload, by=irene)
+        LabRun.objects.create(lab=lab, course=course, requester=student,
+                              params={"sigmas": payload, payload[:40]: payload},
+                              params_key=f"k{index}", seed=index,
+                              status=LabRun.Status.FAILED, error=payload)
+    return {"students": students, "lab": lab}
+
+
+def _check(client: Client, url: str, method: str = "get", headers: dict | None = None,
+           **data) -> list[str]:
+    response = getattr(client, method)(url, data or None, headers=headers)
+    assert response.status_code < 500 or client.raise_request_exception is False, url
+    body = response.content.decode()
+    if response.get("Content-Type", "").startswith("application/json"):
+        body = str(response.json().get("mathml", ""))
+    return [f"{url}: {problem}" for problem in executable_markup(body)]
+
+
+def _staff_pages(course: Course, world: dict) -> list[str]:
+    dash = f"/courses/{course.slug}/dashboard/"
+    pages = [dash, f"{dash}progress/", f"{dash}statistics/", f"{dash}misconceptions/",
+             f"{dash}labs/", f"{dash}deadlines/"]
+    for payload in PAYLOADS[:8]:
+        pages += [f"{dash}progress/?q={quote(payload)}&group={quote(payload[:50])}&sort=x",
+                  f"{dash}statistics/?group={quote(payload[:50])}",
+                  f"{dash}misconceptions/?group={quote(payload[:50])}"]
+    pages += [f"{dash}statistics/parts/{part.pk}/" for part in
+              Part.objects.filter(exercise__module_id=course.module_id)]
+    pages += [f"{dash}students/{s.pk}/" for s in world["students"]]
+    waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW).count()
+    pages += [f"{dash}reviews/?page={n}" for n in range(1, waiting // 20 + 2)]
+    return pages
+
+
+def test_no_page_shows_a_stored_payload_as_executable_markup(
+    client, course, irene, world, rendered
+):
+    problems: list[str] = []
+    client.force_login(irene)
+    for url in _staff_pages(course, world):
+        problems += _check(client, url)
+
+    for student in world["students"]:
+        client.force_login(student)
+        problems += _check(client, "/")
+        problems += _check(client, f"/courses/{course.slug}/")
+        for submission in Submission.objects.filter(student=student):
+            problems += _check(client, reverse("submission", args=[course.slug, submission.pk]))
+        for run in LabRun.objects.filter(requester=student):
+            problems += _check(client, reverse("lab-run", args=[course.slug, run.uuid]))
+        problems += _check(client, reverse("lab", args=[course.slug, world["lab"].slug]))
+    _RAN.add("stored")
+    assert problems == []
+
+
+def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
+    client, course, alice, rendered, monkeypatch
+):
+    problems: list[str] = []
+    part = _part("apply-1-gradient-bound", "bound")
+    preview = reverse("part-preview", args=[course.slug, part.pk])
+    lab = reverse("lab", args=[course.slug, "vanishing-gradient"])
+    client.force_login(alice)
+    for payload in PAYLOADS:
+        problems += _check(client, preview, "post", answer=payload)
+        problems += _check(client, preview, answer=payload)
+        problems += _check(client, lab, "post", units=payload, sigmas=payload, steps="7",
+                           input_scale=payload)
+        problems += _check(client, f"/courses/{course.slug}/?a={quote(payload)}"
+                                   f"&b={quote(payload)}&row={quote(payload)}")
+        problems += _check(client, f"/courses/{quote(payload, safe='')}/")
+        problems += _check(client, f"/courses/{course.slug}/dashboard/?q={quote(payload)}")
+    anonymous = Client(raise_request_exception=False)
+    for payload in PAYLOADS:
+        problems += _check(anonymous, reverse("login"), "post", username=payload, password="x")
+        problems += _check(anonymous, f"/?{quote(payload)}", headers={"host": payload[:20]})
+
+    def broken(**kwargs):
+        raise RuntimeError(PAYLOADS[0])
+
+    monkeypatch.setattr("courses.views.course_progress_for_student", broken)
+    failing = Client(raise_request_exception=False)
+    failing.force_login(alice)
+    assert failing.get("/").status_code == 500
+    problems += executable_markup(failing.get("/").content.decode())
+    _RAN.add("echoed")
+    assert problems == []
+
+
+def test_the_pages_above_render_every_template_of_the_project(
+    client, course, irene, world, rendered, monkeypatch
+):
+    """A template no test renders here could show stored text unchecked."""
+    if "stored" not in _RAN:
+        test_no_page_shows_a_stored_payload_as_executable_markup(client, course, irene, world,
+                                                                  rendered)
+    if "echoed" not in _RAN:
+        test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
+            client, course, world["students"][0], rendered, monkeypatch)
+    missing = _project_templates() - rendered
+    assert missing == set()
