@@ -3,8 +3,7 @@
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views.csrf import csrf_failure as django_csrf_failure
+from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -100,12 +99,3 @@ class ApiError(exceptions.APIException):
 def not_found_view(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Unknown paths under /api/v1/ answer 404 in the error shape, whatever the method."""
     return JsonResponse(error_body("not_found", "No such API endpoint."), status=status.HTTP_404_NOT_FOUND)
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """Django's CSRF refusal: in the API's error shape under /api/, the usual page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse(error_body("permission_denied", "CSRF check failed: send the "
-                                       "X-CSRFToken header with a session, or use an API key."),
-                            status=status.HTTP_403_FORBIDDEN)
-    return django_csrf_failure(request, reason=reason)

@@ -102,3 +102,14 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500."""
     return _respond(request, 500, None)
+
+
+#: Why a form was refused by Django's CSRF check, in words a student understands.
+CSRF_REASON = ("This form could not be accepted: it may have been open too long, or sent from "
+               "another site. Reload the page and try again. (API clients: send the X-CSRFToken "
+               "header with a session, or use an API key.)")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: the 403 page (JSON under the API) with the reason in plain words."""
+    return _respond(request, 403, PermissionError(CSRF_REASON))

@@ -4,7 +4,14 @@ from typing import Any
 
 from django.contrib import admin
 
-from grading.models import Deadline, DeadlineExtension, GradeOverride, Review, Submission
+from grading.models import (
+    Deadline,
+    DeadlineExtension,
+    DefaultVariant,
+    GradeOverride,
+    Review,
+    Submission,
+)
 
 
 @admin.register(Submission)
@@ -60,3 +67,14 @@ class DeadlineExtensionAdmin(admin.ModelAdmin):
     list_filter = ("course",)
     search_fields = ("student__username", "exercise__slug", "reason")
     list_select_related = ("student", "course", "exercise", "granted_by")
+
+
+@admin.register(DefaultVariant)
+class DefaultVariantAdmin(admin.ModelAdmin):
+    """Students who see the module's own numbers (the default variant) in a course."""
+
+    list_display = ("student", "course", "created_at")
+    list_filter = ("course",)
+    search_fields = ("student__username",)
+    list_select_related = ("student", "course")
+    autocomplete_fields = ("student",)

@@ -173,7 +173,7 @@ LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 # rate limits and throttles are shared by every web process.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
-CSRF_FAILURE_VIEW = "api.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

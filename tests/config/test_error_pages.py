@@ -105,3 +105,15 @@ def test_under_the_api_prefix_errors_stay_json(handler, status, code):
 def test_the_api_s_own_404_is_still_json(client):
     response = client.get("/api/v1/no-such-endpoint/")
     assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.django_db
+def test_a_failed_csrf_check_gets_the_sites_403_page_with_a_reason(alice) -> None:
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Reload the page and try again" in page and 'class="site-header"' in page
