@@ -1,4 +1,5 @@
-"""URL routes of the service: web pages per app, the REST API under /api/v1/, the admin."""
+"""URL routes of the service: the student pages, the instructor dashboard, the REST API under
+/api/v1/, the admin."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -9,9 +10,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
-    path("", include("courses.urls")),
-    path("", include("grading.urls")),
-    path("", include("labs.urls")),
+    path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
+    path("", include("student.urls")),
 ]
 
 # Error pages with the site's layout, a reason and a way back (JSON under /api/).

@@ -46,7 +46,7 @@ class Submission(models.Model):
         return f"{self.student} {self.part}: {self.raw_answer[:30]!r} ({self.outcome})"
 
 
-# --- Instructor dashboard: reviews, grade overrides, deadlines (grading.dashboard) ---
+# --- What course staff change: reviews, overrides, deadlines (reviews.py, overrides.py, deadlines.py)
 
 
 class Review(models.Model):

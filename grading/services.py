@@ -17,13 +17,17 @@ from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
-from grading.dashboard.deadlines import deadline_for
+from grading.deadlines import deadline_for
 from grading.events import submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 
 logger = logging.getLogger(__name__)
+
+#: Longest answer accepted, by the pages and the API alike (the maths reader refuses more than
+#: 500 characters itself; explanations may be longer).
+MAX_ANSWER = 5000
 
 GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
 #: Outcomes that use up an attempt (invalid input and grader errors never do).

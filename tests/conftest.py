@@ -81,6 +81,22 @@ def irene(course: Course):
 
 
 @pytest.fixture
+def tara(course):
+    """A TA of `course`."""
+    user = UserFactory(username="tara")
+    EnrollmentFactory(user=user, course=course, role=Enrollment.Role.TA)
+    return user
+
+
+@pytest.fixture
+def oscar(other_course):
+    """The instructor of `other_course` (not of `course`)."""
+    user = UserFactory(username="oscar")
+    EnrollmentFactory(user=user, course=other_course, role=Enrollment.Role.INSTRUCTOR)
+    return user
+
+
+@pytest.fixture
 def broker_url() -> str:
     """The Celery broker of this run; Redis must answer when it is the broker."""
     url = settings.CELERY_BROKER_URL

@@ -15,9 +15,8 @@ from api.errors import ApiError
 from api.fields import id_field
 from api.idempotency import Note, idempotent, resource_ident, resource_name
 from courses.models import Part
-from grading.forms import MAX_ANSWER
 from grading.models import Submission
-from grading.services import SubmissionRefused, submission_create
+from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
 
 
 class SubmissionOutput(serializers.ModelSerializer):

@@ -31,6 +31,9 @@ INSTALLED_APPS = [
     "grading",
     "labs",
     "api",
+    "student",
+    "instructor",
+    "demo",
 ]
 
 MIDDLEWARE = [

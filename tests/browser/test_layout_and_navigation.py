@@ -13,7 +13,7 @@ from courses.models import Enrollment, Part
 from grading.services import submission_create
 from tests.browser.conftest import sign_in
 from tests.factories import EnrollmentFactory, UserFactory
-from tests.grading.dashboard.conftest import build_class
+from tests.instructor.conftest import build_class
 
 pytestmark = pytest.mark.services
 

@@ -77,7 +77,7 @@ def test_a_server_error_is_a_500_page_logged_once_with_its_traceback(
     def broken(**kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr("courses.views.course_progress_for_student", broken)
+    monkeypatch.setattr("student.views.module.course_progress_for_student", broken)
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     caplog.set_level(logging.INFO)

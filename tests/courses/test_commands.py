@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from courses.demo import DEMO_PASSWORD
-from courses.models import Course, Enrollment
+from courses.models import Course
 
 pytestmark = pytest.mark.django_db
 
@@ -38,68 +36,3 @@ def test_sync_content_refuses_a_corrupted_file_with_file_and_line(tmp_path: Path
         call_command("sync_content", str(root), stdout=StringIO(), stderr=err)
     assert "module-05/exercises/apply-3-context-value.toml:" in err.getvalue()
     assert Course.objects.count() == 0
-
-
-def test_seed_demo_creates_instructor_ta_and_students_who_can_sign_in():
-    _run("sync_content")
-    output = _run("seed_demo", "--students", "4")
-    assert DEMO_PASSWORD in output
-    roles = dict(Enrollment.objects.values_list("user__username", "role"))
-    assert roles == {"instructor": "instructor", "ta": "ta", "student1": "student",
-                     "student2": "student", "student3": "student", "student4": "student"}
-    assert get_user_model().objects.get(username="student1").check_password(DEMO_PASSWORD)
-
-
-def test_seed_demo_if_empty_leaves_an_existing_database_alone():
-    _run("sync_content")
-    _run("seed_demo", "--students", "1")
-    output = _run("seed_demo", "--students", "5", "--if-empty")
-    assert "not seeded" in output
-    assert Enrollment.objects.filter(role="student").count() == 1
-
-
-def test_seed_demo_before_sync_explains_what_to_do():
-    with pytest.raises(LookupError, match="sync_content"):
-        _run("seed_demo")
-
-
-# --- the demo's first student has the module's own numbers (issue 11, item 12) --------------
-
-def test_seed_demo_gives_the_first_student_the_module_s_own_numbers_in_every_exercise():
-    from courses.models import Exercise
-    from grading.variant_assignment import default_variant, variant_for
-
-    _run("sync_content")
-    output = _run("seed_demo", "--students", "3")
-    assert "student1" in output and "the module's own numbers" in output
-    users = get_user_model().objects
-    course = Course.objects.get()
-    exercises = list(Exercise.objects.active())
-    first, second = users.get(username="student1"), users.get(username="student2")
-    for exercise in exercises:
-        own = variant_for(student=first, course=course, exercise=exercise)
-        assert own.params == default_variant(exercise=exercise).params and own.is_default
-    assert any(variant_for(student=second, course=course, exercise=e).params
-               != default_variant(exercise=e).params for e in exercises)
-
-
-def test_the_demo_s_first_student_gets_0_85_to_the_40_right():
-    from courses.models import Part
-    from grading.services import submission_create
-
-    _run("sync_content")
-    _run("seed_demo", "--students", "2")
-    part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
-    student = get_user_model().objects.get(username="student1")
-    answer = submission_create(student=student, course=Course.objects.get(), part=part,
-                               raw_answer="0.85^40")
-    assert answer.outcome == "correct" and answer.variant_seed is None
-
-
-def test_seeding_the_demo_twice_keeps_one_default_variant():
-    from grading.models import DefaultVariant
-
-    _run("sync_content")
-    _run("seed_demo", "--students", "2")
-    _run("seed_demo", "--students", "2")
-    assert list(DefaultVariant.objects.values_list("student__username", flat=True)) == ["student1"]

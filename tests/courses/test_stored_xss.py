@@ -20,8 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Lab, Part
-from grading.dashboard.services import extension_set, grade_override_create, review_create
+from grading.deadlines import extension_set
 from grading.models import Submission
+from grading.overrides import grade_override_create
+from grading.reviews import review_create
 from grading.services import submission_create
 from labs.models import LabRun
 from tests.factories import EnrollmentFactory, UserFactory
@@ -180,7 +182,7 @@ def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
     def broken(**kwargs):
         raise RuntimeError(PAYLOADS[0])
 
-    monkeypatch.setattr("courses.views.course_progress_for_student", broken)
+    monkeypatch.setattr("student.views.module.course_progress_for_student", broken)
     failing = Client(raise_request_exception=False)
     failing.force_login(alice)
     assert failing.get("/").status_code == 500

@@ -98,7 +98,10 @@ def _text(node: Node) -> str:
     right_needs = right_prec < prec or isinstance(node.right, Neg) or (
         node.op in "-/" and right_prec == prec
     )
-    right = _wrap(_text(node.right), right_needs)
+    right_text = _text(node.right)
+    # A right operand whose own text starts with a minus (a sum whose first term is negated)
+    # would read back as a different tree: "0 + -(a) + b".
+    right = _wrap(right_text, right_needs or right_text.startswith("-"))
     if node.op in "+-":
         return f"{left} {node.op} {right}"
     return f"{left}{node.op}{right}"

@@ -1,0 +1,8 @@
+"""App configuration for the demo data."""
+
+from django.apps import AppConfig
+
+
+class DemoConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "demo"

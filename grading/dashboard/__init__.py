@@ -1,1 +1,0 @@
-"""The instructor's dashboard: class progress, statistics, reviews, deadlines and exports."""

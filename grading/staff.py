@@ -1,0 +1,52 @@
+"""What course staff may change, and the lookups their changes share.
+
+Reviews, grade overrides, deadlines and extensions are written by people at a screen (the
+instructor pages, later an LMS): each service checks the acting user's role in the course
+itself, validates its input and raises StaffActionRefused with a message for that person;
+nothing is stored when it raises.
+"""
+
+import math
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from courses.models import Course, Enrollment, Exercise, Part
+from courses.selectors import student_enrollment_get
+
+STAFF_ROLES = (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+#: The longest reason or comment kept.
+MAX_REASON = 2000
+
+
+class StaffActionRefused(Exception):
+    """The input was refused; the message says why (nothing was stored)."""
+
+
+def require_role(course: Course, user: User, roles: tuple[str, ...]) -> None:
+    """PermissionDenied unless `user` is an active member of `course` in one of `roles`."""
+    allowed = Enrollment.objects.filter(course=course, user=user, is_active=True,
+                                        role__in=roles).exists()
+    if not allowed:
+        raise PermissionDenied("You may not do this in this course.")
+
+
+def score_from_points(points: float, part: Part) -> float:
+    """`points` (out of the part's) as a fraction; StaffActionRefused outside 0..points."""
+    if not math.isfinite(points) or points < 0 or points > part.points:
+        raise StaffActionRefused(f"Points must be between 0 and {part.points:g}.")
+    return points / part.points if part.points else 0.0
+
+
+def course_student(course: Course, student_id: int) -> User:
+    """The student of the course (Http404 otherwise)."""
+    return student_enrollment_get(course=course, student_id=student_id).user
+
+
+def course_exercise(course: Course, exercise_id: int) -> Exercise:
+    """An active exercise of the course's module (Http404 otherwise)."""
+    exercise = Exercise.objects.active().filter(pk=exercise_id, module_id=course.module_id).first()
+    if exercise is None:
+        raise Http404("No such exercise in this course.")
+    return exercise

@@ -1,0 +1,96 @@
+"""A student's drill-down: the questions with the student's own numbers, every answer as
+typed, lab runs, overrides and extensions."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from courses.models import Course, Enrollment
+from courses.selectors import course_exercises, student_enrollment_get
+from grading.answer_display import AnswerView, answer_views
+from grading.gradebook import GradebookRow, PartColumn, gradebook
+from grading.models import DeadlineExtension, GradeOverride, Review, Submission
+from grading.variant_assignment import default_variant_students, variant_of
+from grading.variant_numbers import StudentQuestion, student_question
+from instructor.progress import MatrixCell, matrix_cell
+from labs.models import LabRun
+
+
+@dataclass(frozen=True)
+class StudentDetail:
+    enrollment: Enrollment
+    columns: list[PartColumn]
+    row: GradebookRow
+    total_points: float
+    submissions: list[Submission]  # oldest first, each with its reviews
+    lab_runs: list[LabRun]  # newest first
+    overrides: list[GradeOverride]  # the audit trail, oldest first
+    extensions: list[DeadlineExtension]
+    questions: list[StudentQuestion]  # each exercise in the student's variant, module order
+
+    @property
+    def answers(self) -> list[AnswerView]:
+        """`submissions` described (outcome, score and its penalty), oldest first."""
+        by_part: dict[int, list[Submission]] = defaultdict(list)
+        for submission in self.submissions:
+            by_part[submission.part_id].append(submission)
+        described = {view.submission.pk: view for part in by_part.values()
+                     for view in answer_views(part, penalty=part[0].part.exercise.penalty)}
+        return [described[s.pk] for s in self.submissions]
+
+    @property
+    def earned(self) -> float:
+        return self.row.earned(self.columns)
+
+    @property
+    def grades(self) -> list[tuple[PartColumn, MatrixCell]]:
+        return [(column, matrix_cell(self.row, column)) for column in self.columns]
+
+    @property
+    def exercises(self) -> list[tuple[int, str]]:
+        """The course's exercises (id, title) in order, for the extension form."""
+        seen: dict[int, str] = {}
+        for column in self.columns:
+            seen.setdefault(column.exercise_id, column.exercise_title)
+        return list(seen.items())
+
+
+def student_detail(*, course: Course, student_id: int) -> StudentDetail:
+    """Everything one student of the course did, and each question with the student's own
+    numbers. Raises Http404 for anyone who is not a student of the course. Thirteen queries
+    however much the student did."""
+    enrollment = student_enrollment_get(course=course, student_id=student_id)
+    student = enrollment.user
+    book = gradebook(course=course, student=student)
+    row = book.rows[0] if book.rows else GradebookRow(
+        student_id=student.pk, username=student.username,
+        name=student.get_full_name() or student.username, email=student.email,
+        group=enrollment.group, external_id=enrollment.external_id)
+    submissions = list(
+        Submission.objects.filter(course=course, student=student)
+        .select_related("part__exercise")
+        .prefetch_related(Prefetch("reviews", queryset=Review.objects.select_related("reviewer")))
+        .order_by("created_at", "id")
+    )
+    lab_runs = list(
+        LabRun.objects.filter(course=course, requester=student)
+        .select_related("lab", "submission__part__exercise")
+        .defer("result", "plot_svg").order_by("-queued_at", "-id")
+    )
+    overrides = list(GradeOverride.objects.filter(course=course, student=student)
+                     .select_related("part__exercise", "created_by").order_by("created_at", "id"))
+    extensions = list(DeadlineExtension.objects.filter(course=course, student=student)
+                      .select_related("exercise", "granted_by").order_by("exercise__order"))
+    default = bool(default_variant_students(course=course, student_ids=[student.pk]))
+    questions = [
+        student_question(
+            exercise=exercise, part_prompts=[(p.key, p.prompt) for p in exercise.parts.all()],
+            variant=variant_of(course=course, exercise=exercise, student_id=student.pk,
+                               default=default))
+        for exercise in course_exercises(course=course)
+    ]
+    return StudentDetail(enrollment=enrollment, columns=book.columns, row=row,
+                         total_points=book.total_points, submissions=submissions,
+                         lab_runs=lab_runs, overrides=overrides, extensions=extensions,
+                         questions=questions)

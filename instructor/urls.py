@@ -1,0 +1,24 @@
+"""Dashboard routes, included under courses/<course_slug>/dashboard/."""
+
+from django.urls import path
+
+from instructor import views
+
+app_name = "dashboard"
+
+urlpatterns = [
+    path("", views.overview, name="overview"),
+    path("progress/", views.matrix, name="matrix"),
+    path("statistics/", views.statistics, name="statistics"),
+    path("statistics/parts/<int:part_id>/", views.part, name="part"),
+    path("misconceptions/", views.misconceptions, name="misconceptions"),
+    path("labs/", views.labs, name="labs"),
+    path("students/<int:student_id>/", views.student, name="student"),
+    path("students/<int:student_id>/override/", views.student_override, name="override"),
+    path("students/<int:student_id>/extension/", views.student_extension, name="extension"),
+    path("reviews/", views.reviews, name="reviews"),
+    path("reviews/<int:submission_id>/", views.review, name="review"),
+    path("deadlines/", views.deadlines, name="deadlines"),
+    path("export/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
+    path("export/submissions.csv", views.submissions_csv, name="submissions-csv"),
+]

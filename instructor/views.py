@@ -1,0 +1,215 @@
+"""Dashboard pages: each parses its input and calls one selector or service."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from grading.deadlines import deadline_list, deadline_set, extension_set
+from grading.overrides import grade_override_create
+from grading.reviews import review_create
+from grading.staff import StaffActionRefused
+from instructor import exports
+from instructor.access import StaffAccess, dashboard_access
+from instructor.forms import DeadlineForm, ExtensionForm, OverrideForm, ReviewForm, int_param
+from instructor.labs import labs_overview
+from instructor.misconceptions import misconception_profile
+from instructor.overview import course_overview
+from instructor.progress import PER_PAGE, class_progress
+from instructor.review_queue import review_queue
+from instructor.statistics import part_detail, question_statistics
+from instructor.students import student_detail
+
+View = Callable[..., HttpResponseBase]
+
+
+def staff_view(view: View) -> View:
+    """Sign-in required; then the course's instructors and TAs only (404 for other courses,
+    403 for its students). The view receives `access` instead of the course slug."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, course_slug: str, **kwargs: Any) -> HttpResponseBase:
+        access = dashboard_access(user=request.user, course_slug=course_slug)
+        return view(request, access, **kwargs)
+
+    return wrapper
+
+
+def _page(request: HttpRequest, access: StaffAccess, template: str, nav: str,
+          **context: Any) -> HttpResponse:
+    return render(request, f"instructor/{template}",
+                  {"access": access, "course": access.course, "nav": nav, **context})
+
+
+def _errors(request: HttpRequest, form: Any) -> None:
+    for field, problems in form.errors.items():
+        label = "" if field == "__all__" else f"{field}: "
+        for problem in problems:
+            messages.error(request, f"{label}{problem}")
+
+
+def _submit(request: HttpRequest, form: Any, act: Callable[[dict[str, Any]], object],
+            success: str) -> None:
+    """Validate `form`, then `act(cleaned_data)`; report the outcome as messages."""
+    if not form.is_valid():
+        _errors(request, form)
+        return
+    try:
+        act(form.cleaned_data)
+    except StaffActionRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, success)
+
+
+@require_GET
+@staff_view
+def overview(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    return _page(request, access, "overview.html", "overview",
+                 overview=course_overview(course=access.course))
+
+
+@require_GET
+@staff_view
+def matrix(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    progress = class_progress(
+        course=access.course, group=request.GET.get("group", "").strip(),
+        search=request.GET.get("q", "").strip()[:100], sort=request.GET.get("sort", "name"),
+        descending=request.GET.get("desc") == "1", page=int_param(request.GET.get("page")),
+        per_page=int_param(request.GET.get("per_page"), PER_PAGE),
+    )
+    filters = urlencode({k: v for k, v in (("group", progress.group), ("q", progress.search)) if v})
+    base_query = f"{filters}&" if filters else ""
+    page_query = (f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
+                  + f"per_page={progress.per_page}&")
+    return _page(request, access, "matrix.html", "matrix", progress=progress,
+                 base_query=base_query, page_query=page_query)
+
+
+@require_GET
+@staff_view
+def statistics(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    return _page(request, access, "statistics.html", "statistics", group=group,
+                 statistics=question_statistics(course=access.course, group=group))
+
+
+@require_GET
+@staff_view
+def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    return _page(request, access, "part.html", "statistics", group=group,
+                 detail=part_detail(course=access.course, part_id=part_id, group=group))
+
+
+@require_GET
+@staff_view
+def misconceptions(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    group = request.GET.get("group", "").strip()
+    profile = misconception_profile(course=access.course, group=group,
+                                    page=int_param(request.GET.get("page")))
+    page_query = f"{urlencode({'group': group})}&" if group else ""
+    return _page(request, access, "misconceptions.html", "misconceptions", group=group,
+                 profile=profile, page_query=page_query)
+
+
+@require_GET
+@staff_view
+def labs(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    return _page(request, access, "labs.html", "labs", labs=labs_overview(course=access.course))
+
+
+@require_GET
+@staff_view
+def student(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    return _page(request, access, "student.html", "matrix",
+                 detail=student_detail(course=access.course, student_id=student_id))
+
+
+@require_POST
+@staff_view
+def student_override(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    _submit(request, OverrideForm(request.POST), lambda data: grade_override_create(
+        course=access.course, student_id=student_id, part_id=data["part"],
+        points=data["points"], reason=data["reason"], by=access.user,
+    ), "Grade overridden; the change is in the audit trail.")
+    return redirect(_url("student", access, student_id=student_id))
+
+
+@require_POST
+@staff_view
+def student_extension(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
+    if not access.can_manage_deadlines:
+        raise PermissionDenied("Only the course's instructors change deadlines.")
+    _submit(request, ExtensionForm(request.POST), lambda data: extension_set(
+        course=access.course, exercise_id=data["exercise"], student_id=student_id,
+        due_at=data["due_at"], reason=data["reason"], by=access.user,
+    ), "Extension saved.")
+    return redirect(_url("student", access, student_id=student_id))
+
+
+@require_GET
+@staff_view
+def reviews(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    queue = review_queue(course=access.course, page=int_param(request.GET.get("page")))
+    return _page(request, access, "reviews.html", "reviews", queue=queue)
+
+
+@require_POST
+@staff_view
+def review(request: HttpRequest, access: StaffAccess, submission_id: int) -> HttpResponse:
+    _submit(request, ReviewForm(request.POST), lambda data: review_create(
+        course=access.course, submission_id=submission_id, reviewer=access.user,
+        points=data["points"], comment=data["comment"],
+    ), "Review saved; the student sees your score and comment.")
+    return redirect(_url("reviews", access) + f"?page={int_param(request.POST.get('page'))}")
+
+
+@staff_view
+def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    if request.method == "POST":
+        if not access.can_manage_deadlines:
+            raise PermissionDenied("Only the course's instructors change deadlines.")
+        _submit(request, DeadlineForm(request.POST), lambda data: deadline_set(
+            course=access.course, exercise_id=data["exercise"], due_at=data["due_at"],
+            by=access.user,
+        ), "Deadline saved.")
+        return redirect(_url("deadlines", access))
+    return _page(request, access, "deadlines.html", "deadlines",
+                 deadlines=deadline_list(course=access.course))
+
+
+def _csv_response(lines: Any, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_GET
+@staff_view
+def gradebook_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpResponse:
+    group = request.GET.get("group", "").strip()
+    lines = exports.gradebook_csv(course=access.course, group=group)
+    return _csv_response(lines, f"{access.course.slug}-gradebook.csv")
+
+
+@require_GET
+@staff_view
+def submissions_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpResponse:
+    return _csv_response(exports.submissions_csv(course=access.course),
+                         f"{access.course.slug}-submissions.csv")
+
+
+def _url(name: str, access: StaffAccess, **kwargs: Any) -> str:
+    return reverse(f"dashboard:{name}", kwargs={"course_slug": access.course.slug, **kwargs})

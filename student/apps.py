@@ -1,0 +1,8 @@
+"""App configuration for the student pages."""
+
+from django.apps import AppConfig
+
+
+class StudentConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "student"

@@ -1,0 +1,77 @@
+"""The module's two figures drawn on the server: 5.1 as SVG arrows, 5.6 as an HTML grid.
+
+Both work without JavaScript: the chosen word pair and the chosen grid row arrive as query
+parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here.
+"""
+
+import math
+from typing import Any
+
+from django import template
+
+from courses.models import Figure
+from labs.simulations.word_vectors import ANALOGY, POSITIONS, WORDS, angle_degrees, cosine
+
+register = template.Library()
+
+#: SVG user units per unit of the word plane, and the plane's visible extent.
+_SCALE = 40
+_X = (-3.5, 4.0)
+_Y = (-2.0, 3.6)
+
+
+def _point(x: float, y: float) -> tuple[float, float]:
+    return round((x - _X[0]) * _SCALE, 1), round((_Y[1] - y) * _SCALE, 1)
+
+
+def _label_offset(x: float, y: float) -> tuple[float, float]:
+    length = math.hypot(x, y) or 1.0
+    return round(x / length * 14, 1), round(-y / length * 14 + 4, 1)
+
+
+@register.inclusion_tag("student/figures/word_vectors.html")
+def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]:
+    """Figure 5.1: every word as an arrow from the origin, the chosen pair highlighted with
+    its angle, and the analogy arrow man -> woman copied to start at king."""
+    a, b = pair
+    origin = _point(0.0, 0.0)
+    arrows = []
+    for word in WORDS:
+        x, y = POSITIONS[word]
+        end = _point(x, y)
+        dx, dy = _label_offset(x, y)
+        arrows.append({"word": word, "x": end[0], "y": end[1], "lx": end[0] + dx,
+                       "ly": end[1] + dy, "chosen": word in (a, b), "px": f"{x:g}", "py": f"{y:g}"})
+    king, man, woman = (POSITIONS[w] for w in ANALOGY)
+    landing = (king[0] - man[0] + woman[0], king[1] - man[1] + woman[1])
+    start, end = _point(*king), _point(*landing)
+    step_from, step_to = _point(*man), _point(*woman)
+    return {
+        "figure": figure, "words": WORDS, "a": a, "b": b, "arrows": arrows,
+        "origin": origin, "width": round((_X[1] - _X[0]) * _SCALE),
+        "height": round((_Y[1] - _Y[0]) * _SCALE),
+        "angle": f"{angle_degrees(a, b):.0f}", "cosine": f"{cosine(a, b):.2f}",
+        "analogy": {"x1": start[0], "y1": start[1], "x2": end[0], "y2": end[1],
+                    "sx1": step_from[0], "sy1": step_from[1], "sx2": step_to[0],
+                    "sy2": step_to[1]},
+    }
+
+
+@register.inclusion_tag("student/figures/alignment_grid.html")
+def alignment_grid_figure(figure: Figure, row: int | None) -> dict[str, Any]:
+    """Figure 5.6: the weights as a table whose cells are shaded by weight; choosing a row
+    (a link, so it works without JavaScript) lists that row's weights."""
+    data = figure.data or {}
+    source: list[str] = list(data.get("source", []))
+    target: list[str] = list(data.get("target", []))
+    weights: list[list[float]] = [list(r) for r in data.get("weights", [])]
+    rows = []
+    for index, (word, values) in enumerate(zip(target, weights, strict=False)):
+        weighted = [(s, float(w)) for s, w in zip(source, values, strict=False)]
+        cells = [{"word": s, "shown": f"{w:g}", "alpha": f"{min(1.0, w):.2f}",
+                  "dark": w >= 0.5, "zero": w <= 0.0} for s, w in weighted]
+        ranked = [cells[i] for i in sorted((i for i, (_, w) in enumerate(weighted) if w > 0),
+                                           key=lambda i: -weighted[i][1])]
+        rows.append({"index": index, "word": word, "cells": cells, "ranked": ranked,
+                     "chosen": index == row})
+    return {"figure": figure, "source": source, "rows": rows, "row": row}

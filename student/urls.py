@@ -1,0 +1,20 @@
+"""Routes of the student pages."""
+
+from django.urls import path
+
+from student.views import answers, labs, module
+
+COURSE = "courses/<slug:course_slug>/"
+
+urlpatterns = [
+    path("", module.home, name="home"),
+    path(COURSE, module.course_module, name="course-module"),
+    path(COURSE + "parts/<int:part_id>/answer/", answers.part_answer, name="part-answer"),
+    path(COURSE + "parts/<int:part_id>/preview/", answers.part_preview, name="part-preview"),
+    path(COURSE + "answers/<int:submission_id>/", answers.submission_detail, name="submission"),
+    path(COURSE + "answers/<int:submission_id>/status/", answers.submission_status,
+         name="submission-status"),
+    path(COURSE + "labs/<slug:lab_slug>/", labs.lab_detail, name="lab"),
+    path(COURSE + "runs/<uuid:run_uuid>/", labs.lab_run_detail, name="lab-run"),
+    path(COURSE + "runs/<uuid:run_uuid>/status/", labs.lab_run_status, name="lab-run-status"),
+]

@@ -1,0 +1,1 @@
+"""The student's pages, by what they show: the module, answers, labs."""

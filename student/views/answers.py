@@ -1,0 +1,88 @@
+"""Web pages of grading: answer a part (plain POST, then redirect), preview how an answer is
+read, and a student's own submissions with their status."""
+
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from grading.preview import answer_preview
+from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
+from student.answer_forms import AnswerForm
+from student.selectors import part_for_student, submission_for_student
+
+
+def _part_url(course_slug: str, part_id: int) -> str:
+    return reverse("course-module", args=[course_slug]) + f"#part-{part_id}"
+
+
+@login_required
+@require_POST
+def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
+    """Store and grade the answer, then go back to the part on the module page (PRG).
+
+    An unreadable answer is stored as invalid (no attempt used) and its message is shown
+    beside the part; a refusal (no attempts left, not enrolled) is shown as a message.
+    """
+    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.error_text())
+        return HttpResponseRedirect(_part_url(course_slug, part_id))
+    try:
+        submission_create(student=cast(User, request.user), course=target.course,
+                          part=target.part, raw_answer=form.cleaned_answer())
+    except SubmissionRefused as exc:
+        messages.error(request, str(exc))
+    return HttpResponseRedirect(_part_url(course_slug, part_id))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
+    """How an answer would be read. GET `?answer=` gives JSON (for the live preview); a POST
+    from the answer form's Preview button (no JavaScript) gives a page with the form again."""
+    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    data = request.POST if request.method == "POST" else request.GET
+    raw = str(data.get("answer", ""))[:MAX_ANSWER]
+    try:
+        preview = answer_preview(raw=raw, spec=target.part.spec)
+    except ValueError:
+        return JsonResponse({"error": "This question has no preview."}, status=404)
+    if request.method == "GET":
+        return JsonResponse(preview.as_dict())
+    return render(request, "student/preview.html", {
+        "course": target.course, "part": target.part, "raw": raw, "preview": preview,
+        "question": target.question, "part_prompt": target.part_prompt,
+        "back": _part_url(course_slug, part_id),
+    })
+
+
+@login_required
+@require_GET
+def submission_detail(request: HttpRequest, course_slug: str, submission_id: int) -> HttpResponse:
+    """One of the student's own answers: as typed, as read, the verdict and feedback."""
+    detail = submission_for_student(user=request.user, course_slug=course_slug,
+                                    submission_id=submission_id)
+    return render(request, "student/submission_detail.html", {
+        "course": detail.submission.course, "detail": detail, "submission": detail.submission,
+        "back": _part_url(course_slug, detail.submission.part_id),
+    })
+
+
+@login_required
+@require_GET
+def submission_status(request: HttpRequest, course_slug: str, submission_id: int) -> JsonResponse:
+    """A small JSON status of one of the student's answers, polled while it is graded."""
+    detail = submission_for_student(user=request.user, course_slug=course_slug,
+                                    submission_id=submission_id)
+    submission = detail.submission
+    return JsonResponse({
+        "outcome": submission.outcome, "label": submission.get_outcome_display(),
+        "waiting": detail.waiting,
+    })

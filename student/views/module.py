@@ -1,0 +1,54 @@
+"""Course pages: the home page with a user's courses and progress, and the module page."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from courses.models import Figure
+from labs.simulations.word_vectors import PARAMS, WORDS
+from student.selectors import course_progress_for_student, module_page_for_student
+
+#: The word pair Figure 5.1 highlights until the student chooses another: the lab's defaults.
+DEFAULT_PAIR = (PARAMS["word_a"]["default"], PARAMS["word_b"]["default"])
+
+
+def _pair(request: HttpRequest) -> tuple[str, str]:
+    a, b = request.GET.get("a", DEFAULT_PAIR[0]), request.GET.get("b", DEFAULT_PAIR[1])
+    return (a if a in WORDS else DEFAULT_PAIR[0], b if b in WORDS else DEFAULT_PAIR[1])
+
+
+def _row(request: HttpRequest) -> int | None:
+    value = request.GET.get("row", "")
+    return int(value) if value.isdigit() and len(value) < 4 else None
+
+
+def _revealed(request: HttpRequest) -> set[str]:
+    """Figures the student chose to look at (kept open although a prediction is still due)."""
+    shown = set()
+    if "a" in request.GET or "b" in request.GET:
+        shown.add(Figure.Kind.WORD_VECTORS.value)
+    if "row" in request.GET:
+        shown.add(Figure.Kind.ALIGNMENT_GRID.value)
+    return shown
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's courses, each with the module's sections and their progress."""
+    courses = course_progress_for_student(user=request.user)
+    return render(request, "student/home.html", {"courses": courses})
+
+
+@login_required
+@require_GET
+def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
+    """The module of a course, section by section, with the student's own work (404 for a
+    course the user is not in). `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
+    page = module_page_for_student(user=request.user, course_slug=course_slug)
+    return render(request, "student/module.html", {
+        "page": page, "enrollment": page.enrollment, "course": page.course,
+        "module": page.course.module, "pair": _pair(request), "row": _row(request),
+        "revealed": _revealed(request),
+    })

@@ -1,0 +1,191 @@
+"""Student-facing reads: the module page with a student's own work, progress per section;
+query counts do not depend on how many attempts were made."""
+
+import pytest
+from django.http import Http404
+
+from courses.models import Part
+from grading.models import Submission
+from grading.services import attempt_state, submission_create
+from grading.variant_assignment import variant_for
+from labs.predictions import lab_run_execute_and_grade
+from student.selectors import (
+    attempt_state_from,
+    course_progress_for_student,
+    module_page_for_student,
+    part_for_student,
+    submission_for_student,
+)
+
+pytestmark = pytest.mark.django_db
+
+#: enrolment, sections, figures, labs, exercises, parts, submissions, prediction runs, run counts
+#: (whether alice has the default variant is cached on her User object by her answers)
+MODULE_PAGE_QUERIES = 9
+
+
+def _part(slug: str, key: str) -> Part:
+    return Part.objects.select_related("exercise").get(exercise__slug=slug, key=key)
+
+
+def _answer(student, course, slug, key, raw):
+    return submission_create(student=student, course=course, part=_part(slug, key), raw_answer=raw)
+
+
+def _views(page):
+    return {p.id: p for section in page.sections for e in (*section.predictions, *section.exercises)
+            for p in e.parts}
+
+
+def _bound_params(student, course):
+    return variant_for(student=student, course=course,
+                       exercise=_part("apply-1-gradient-bound", "bound").exercise).params
+
+
+def test_module_page_lists_every_section_exercise_and_lab(alice, course):
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    assert [s.section.number for s in page.sections] == ["5.1", "5.2", "5.3", "5.4", "5.5",
+                                                         "5.6", "5.7"]
+    assert [e.slug for e in page.exercises] == [
+        "check-two-problems", "apply-1-gradient-bound", "apply-2-sequential-steps",
+        "apply-3-context-value", "extend-bottleneck"]
+    predictions = [e.slug for s in page.sections for e in s.predictions]
+    assert predictions == ["predict-analogy", "predict-alignment-shape"]
+    labs = [lab.lab.slug for s in page.sections for lab in s.labs]
+    assert sorted(labs) == ["attention", "rnn", "vanishing-gradient", "word-vectors"]
+
+
+def test_prompts_carry_the_students_own_variant_numbers(alice, course):
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    apply_1 = next(e for e in page.exercises if e.slug == "apply-1-gradient-bound")
+    p = _bound_params(alice, course)
+    assert f"through {p['steps']} RNN steps" in apply_1.prompt
+    assert "{{" not in apply_1.prompt
+
+
+def test_part_views_carry_the_students_attempts_and_state(alice, bob, course):
+    p = _bound_params(alice, course)
+    _answer(alice, course, "apply-1-gradient-bound", "bound", "0.85^(40")
+    _answer(alice, course, "apply-1-gradient-bound", "bound", f"{p['sigma']}*{p['steps']}")
+    _answer(bob, course, "apply-1-gradient-bound", "bound", "1")
+    part = _part("apply-1-gradient-bound", "bound")
+
+    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    assert [s.outcome for s in view.history] == ["invalid", "incorrect"]
+    assert view.state == attempt_state(student=alice, course=course, part=part)
+    assert (view.state.used, view.state.left, view.state.solved) == (1, 4, False)
+    assert view.can_answer and view.initial == f"{p['sigma']}*{p['steps']}"
+
+
+def test_attempt_state_from_loaded_rows_matches_the_service(alice, course):
+    part = _part("apply-2-sequential-steps", "rnn_steps")
+    for raw in ("x", "1", "2", "3"):
+        _answer(alice, course, "apply-2-sequential-steps", "rnn_steps", raw)
+    rows = list(Submission.objects.filter(student=alice, part=part))
+    assert attempt_state_from(rows, max_attempts=5) == attempt_state(
+        student=alice, course=course, part=part)
+
+
+def test_a_prediction_shows_nothing_measured_until_its_run_has_finished(
+    alice, course, django_capture_on_commit_callbacks
+):
+    part = _part("predict-analogy", "endpoint")
+    submission = _answer(alice, course, "predict-analogy", "endpoint", "queen")
+    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    assert view.prediction is not None
+    assert view.prediction.predicted == "Near queen"
+    assert view.prediction.measured is None and view.waiting and not view.can_answer
+
+    run = submission.lab_runs.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=run.pk)
+    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    assert view.prediction is not None and view.prediction.measured == "Near queen"
+    assert view.latest is not None and view.latest.outcome == "correct"
+
+
+@pytest.mark.parametrize("attempts", [1, 30])
+def test_module_page_query_count_does_not_grow_with_attempts(
+    alice, course, attempts, django_assert_num_queries
+):
+    _answer(alice, course, "predict-analogy", "endpoint", "queen")
+    for number in range(attempts):
+        _answer(alice, course, "extend-bottleneck", "explanation", f"Attempt {number}: a summary.")
+        _answer(alice, course, "apply-1-gradient-bound", "bound", f"0.85^({number}")  # invalid
+    with django_assert_num_queries(MODULE_PAGE_QUERIES):
+        page = module_page_for_student(user=alice, course_slug=course.slug)
+        views = _views(page)
+    extend = views[_part("extend-bottleneck", "explanation").pk]
+    assert len(extend.history) == attempts
+
+
+def test_module_page_of_a_course_the_student_is_not_in_is_404(alice, other_course):
+    with pytest.raises(Http404):
+        module_page_for_student(user=alice, course_slug=other_course.slug)
+
+
+def test_course_progress_counts_parts_answered_and_solved_per_section(
+    alice, course, django_assert_num_queries
+):
+    p = _bound_params(alice, course)
+    _answer(alice, course, "apply-1-gradient-bound", "bound", f"{p['sigma']}^{p['steps']}")
+    _answer(alice, course, "apply-2-sequential-steps", "rnn_steps", "1")  # wrong
+    with django_assert_num_queries(4):
+        (progress,) = course_progress_for_student(user=alice)
+    by_number = {section.number: counts for section, counts in progress.sections}
+    assert (by_number["5.4"].total, by_number["5.4"].answered, by_number["5.4"].solved) == (1, 1, 1)
+    assert (by_number["5.3"].total, by_number["5.3"].answered, by_number["5.3"].solved) == (2, 1, 0)
+    assert by_number["5.2"].total == 0
+
+
+def test_a_part_of_another_module_or_course_is_404(alice, course, other_course):
+    part = _part("apply-1-gradient-bound", "bound")
+    assert part_for_student(user=alice, course_slug=course.slug, part_id=part.pk).part == part
+    with pytest.raises(Http404):
+        part_for_student(user=alice, course_slug=other_course.slug, part_id=part.pk)
+    with pytest.raises(Http404):
+        part_for_student(user=alice, course_slug=course.slug, part_id=10**9)
+
+
+def test_another_students_submission_is_404(alice, bob, course):
+    mine = _answer(alice, course, "apply-2-sequential-steps", "rnn_steps", "7")
+    assert submission_for_student(user=alice, course_slug=course.slug,
+                                  submission_id=mine.pk).submission == mine
+    with pytest.raises(Http404):
+        submission_for_student(user=bob, course_slug=course.slug, submission_id=mine.pk)
+
+
+# --- each exercise shows the student's own numbers (issue 11, item 12) ----------------------
+
+def test_each_exercise_with_parameters_carries_the_student_s_own_numbers(alice, course):
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    views = {e.slug: e for e in page.exercises}
+    apply_1 = views["apply-1-gradient-bound"]
+    params = variant_for(student=alice, course=course, exercise=apply_1.exercise).params
+    numbers = {n.name: n.value for n in apply_1.numbers}
+    assert numbers == {"steps": f"{params['steps']}", "sigma": f"{params['sigma']}"}
+    assert [n.label for n in apply_1.numbers] == ["steps", r"$\sigma_{\max}$"]
+    apply_3 = {n.name: n.value for n in views["apply-3-context-value"].numbers}
+    assert set(apply_3) == {"w1", "w2", "w3", "w4", "h1", "h2", "h3", "h4"}  # derived w4 too
+    assert views["extend-bottleneck"].numbers == []  # the same for everyone
+
+
+def test_a_student_with_the_default_variant_sees_the_module_s_numbers(alice, course):
+    from grading.models import DefaultVariant
+
+    DefaultVariant.objects.create(course=course, student=alice)
+    page = module_page_for_student(user=alice, course_slug=course.slug)
+    apply_1 = next(e for e in page.exercises if e.slug == "apply-1-gradient-bound")
+    assert {n.name: n.value for n in apply_1.numbers} == {"steps": "40", "sigma": "0.85"}
+    assert apply_1.module_numbers
+
+
+def test_whether_a_student_has_the_default_variant_is_one_query_per_user_object(
+    alice, course, django_assert_num_queries
+):
+    from courses.models import Exercise
+
+    exercises = [e for e in Exercise.objects.all() if e.parameters]
+    with django_assert_num_queries(1):
+        for exercise in exercises * 3:
+            variant_for(student=alice, course=course, exercise=exercise)
