@@ -8,10 +8,6 @@ class GradingConfig(AppConfig):
     name = "grading"
 
     def ready(self) -> None:
-        from courses.content_validation import content_validators_register
-        from events.catalog import event_type_register
-        from grading.content_checks import part_spec_problems
-        from grading.events import SUBMISSION_GRADED
+        from grading import hooks  # imports models: only once the app registry is ready
 
-        content_validators_register(part_spec=part_spec_problems)
-        event_type_register(SUBMISSION_GRADED, "A submission was graded, reviewed or regraded")
+        hooks.install()

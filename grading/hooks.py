@@ -1,0 +1,12 @@
+"""What grading plugs into the apps below it, installed once by GradingConfig.ready()."""
+
+from courses.content_validation import content_validators_register
+from events.catalog import event_type_register
+from grading.content_checks import part_spec_problems
+from grading.events import SUBMISSION_GRADED
+
+
+def install() -> None:
+    """Register grading's content validator (part specs) and its event name."""
+    content_validators_register(part_spec=part_spec_problems)
+    event_type_register(SUBMISSION_GRADED, "A submission was graded, reviewed or regraded")

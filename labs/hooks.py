@@ -1,0 +1,17 @@
+"""What labs plugs into the apps below it, installed once by LabsConfig.ready(): the lab
+validators of content sync, its event name, and the handler grading calls for lab-graded
+parts (predictions)."""
+
+from courses.content_validation import content_validators_register
+from events.catalog import event_type_register
+from grading.lab_graded import lab_grading_register
+from labs.content_checks import lab_param_schema, lab_problems
+from labs.events import LAB_RUN_FINISHED
+from labs.predictions import prediction_submit
+
+
+def install() -> None:
+    """Register labs' content validators, event name and prediction handler."""
+    content_validators_register(lab=lab_problems, lab_schema=lab_param_schema)
+    event_type_register(LAB_RUN_FINISHED, "A lab run finished (succeeded or failed)")
+    lab_grading_register(prediction_submit)
