@@ -13,7 +13,7 @@ from grading.misconception_labels import misconception_label
 from grading.models import Submission
 
 #: Outcomes whose score is a grade (others have none, or none yet).
-SCORED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+SCORED = Submission.GRADED_OUTCOMES
 _NO_ATTEMPT = "no attempt used"
 
 

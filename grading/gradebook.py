@@ -22,7 +22,7 @@ from courses.selectors import course_students
 from grading.models import GradeOverride, Submission
 
 #: Outcomes whose score counts toward the gradebook.
-SCORED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+SCORED = Submission.GRADED_OUTCOMES
 #: A score at least this high is full marks (scores are floats: never compared with ==).
 FULL_MARKS = 1.0 - 1e-9
 

@@ -8,6 +8,9 @@ from courses.models import Course, Exercise, Part
 
 class Submission(models.Model):
     class Outcome(models.TextChoices):
+        """One vocabulary for the checkers' verdicts and the stored states: "pending" means
+        not graded yet (or waiting for its lab run), "review" that a person decides."""
+
         PENDING = "pending", "Awaiting grading"
         CORRECT = "correct", "Correct"
         PARTIAL = "partial", "Partly correct"
@@ -15,6 +18,9 @@ class Submission(models.Model):
         INVALID = "invalid", "Not understood (no attempt used)"
         REVIEW = "review", "Awaiting review"
         ERROR = "error", "Grader error (answer kept)"
+
+    #: The outcomes that carry a score from grading (what the gradebook and LMS see).
+    GRADED_OUTCOMES: tuple[str, ...] = (Outcome.CORRECT, Outcome.PARTIAL, Outcome.INCORRECT)
 
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions"

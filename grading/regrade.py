@@ -19,8 +19,7 @@ from grading.models import Submission
 from grading.services import penalised
 from grading.variant_assignment import variant_for
 
-REGRADABLE = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL,
-              Submission.Outcome.INCORRECT, Submission.Outcome.INVALID, Submission.Outcome.ERROR)
+REGRADABLE = (*Submission.GRADED_OUTCOMES, Submission.Outcome.INVALID, Submission.Outcome.ERROR)
 
 
 @dataclass(frozen=True)

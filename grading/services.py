@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 #: 500 characters itself; explanations may be longer).
 MAX_ANSWER = 5000
 
-GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
+GRADED = Submission.GRADED_OUTCOMES
 #: Outcomes that use up an attempt (invalid input and grader errors never do).
 CHARGED = (*GRADED, Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
 
@@ -136,7 +136,7 @@ def submission_grade(*, submission: Submission) -> Submission:
                       misconception="", counts=False)
     submission.grading_failures = 0
 
-    outcome = _outcome(result.outcome)
+    outcome = Submission.Outcome(result.outcome)  # the checkers speak the same vocabulary
     if outcome == Submission.Outcome.INVALID:
         return _store(submission, outcome=outcome, score=None, canonical="",
                       feedback=result.feedback, misconception="", counts=False)
@@ -181,11 +181,6 @@ def penalised(score: float | None, penalty: float, attempt_number: int) -> float
     if score is None or not penalty:
         return score
     return score * max(0.0, 1.0 - penalty * (attempt_number - 1))
-
-
-def _outcome(value: str) -> str:
-    mapping = {"pending": Submission.Outcome.REVIEW}
-    return mapping.get(value, value)
 
 
 def _score_or_none(score: Any) -> float | None:

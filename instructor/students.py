@@ -76,7 +76,7 @@ def student_detail(*, course: Course, student_id: int) -> StudentDetail:
     lab_runs = list(
         LabRun.objects.filter(course=course, requester=student)
         .select_related("lab", "submission__part__exercise")
-        .defer("result", "plot_svg").order_by("-queued_at", "-id")
+        .defer("result").order_by("-queued_at", "-id")
     )
     overrides = list(GradeOverride.objects.filter(course=course, student=student)
                      .select_related("part__exercise", "created_by").order_by("created_at", "id"))

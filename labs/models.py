@@ -31,7 +31,6 @@ class LabRun(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.FloatField(default=0.0)
     result = models.JSONField(null=True, blank=True)
-    plot_svg = models.TextField(blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0, help_text="times a worker claimed it")
     reused_from = models.ForeignKey(
@@ -42,7 +41,6 @@ class LabRun(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     compute_ms = models.FloatField(null=True, blank=True)
-    plot_ms = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["-queued_at", "-id"]

@@ -25,11 +25,10 @@ from grading.events import submission_graded_record
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
-from labs.services import lab_run_execute, lab_run_request
+from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
 
 logger = logging.getLogger(__name__)
 
-GRADED = (Submission.Outcome.CORRECT, Submission.Outcome.PARTIAL, Submission.Outcome.INCORRECT)
 #: A prediction whose lab run fails is run again (labs/recovery.py) up to this many runs.
 MAX_PREDICTION_RUNS = 3
 
@@ -69,11 +68,11 @@ def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submiss
     return submission
 
 
-def lab_run_execute_and_grade(*, run_id: int) -> str:
+def lab_run_execute_and_grade(*, run_id: int) -> ExecuteOutcome:
     """Execute the run (see `lab_run_execute`), then grade the prediction waiting for it;
     returns what the execution did. Safe to call any number of times."""
     outcome = lab_run_execute(run_id=run_id)
-    if outcome in (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED, "finished-already"):
+    if outcome in ("succeeded", "failed", "finished-already"):
         predictions_grade_for_run(run_id=run_id)  # a no-op unless a prediction waits
     return outcome
 
@@ -147,5 +146,5 @@ def _store(submission: Submission, *, outcome: str, score: float | None, feedbac
             outcome=outcome, score=score, feedback=feedback, misconception=misconception,
             grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
         )
-        if updated and outcome in GRADED:  # the webhook outbox row commits with the grade
+        if updated and outcome in Submission.GRADED_OUTCOMES:  # the webhook outbox row commits with the grade
             submission_graded_record(submission)

@@ -40,7 +40,7 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
         raise Http404("No such lab.")
     earlier = list(
         LabRun.objects.filter(lab=lab, course=enrollment.course, requester_id=user.pk)
-        .defer("result", "plot_svg").order_by("-queued_at", "-id")[:runs]
+        .defer("result").order_by("-queued_at", "-id")[:runs]
     )
     exercises = predictions_due(lab=lab, course=enrollment.course, student_id=user.pk)
     return LabPage(enrollment=enrollment, lab=lab, runs=earlier, predictions_due=exercises)
@@ -70,7 +70,7 @@ def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uui
         course__enrollments__user_id=user.pk, course__enrollments__is_active=True,
     )
     if not with_result:
-        runs = runs.defer("result", "plot_svg")
+        runs = runs.defer("result")
     run = runs.first()
     if run is None:
         raise Http404("No such run.")

@@ -12,11 +12,12 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -26,6 +27,7 @@ from courses.models import Course, Enrollment, Lab
 from labs.claims import RunClaim, run_claim
 from labs.events import lab_run_finished_record
 from labs.models import LabRun
+from labs.plots import plot_for
 from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
 
@@ -37,6 +39,11 @@ STALE_AFTER = timedelta(seconds=getattr(settings, "LAB_RUN_STALE_SECONDS", 30))
 PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 RUN_TASK = "labs.tasks.lab_run_task"
+#: Bump when plots change, so cached renders of the old look are not served.
+PLOT_VERSION = 1
+PLOT_CACHE_SECONDS = 7 * 24 * 3600
+#: What executing a run did (see lab_run_execute).
+ExecuteOutcome = Literal["succeeded", "failed", "finished-already", "busy", "superseded", "missing"]
 
 
 class LabRunRefused(Exception):
@@ -101,7 +108,6 @@ def lab_run_request(
             now = timezone.now()
             LabRun.objects.filter(pk=run.pk).update(
                 status=LabRun.Status.SUCCEEDED, progress=1.0, result=finished.result,
-                plot_svg=finished.plot_svg, plot_ms=finished.plot_ms,
                 compute_ms=finished.compute_ms, reused_from=finished,
                 started_at=now, finished_at=now,
             )
@@ -144,7 +150,7 @@ def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
     return report
 
 
-def lab_run_execute(*, run_id: int) -> str:
+def lab_run_execute(*, run_id: int) -> ExecuteOutcome:
     """Run the simulation of a claimed run and store its result; safe to call any number of times.
 
     Returns what happened: "succeeded", "failed", "finished-already" (a redelivered task),
@@ -187,7 +193,9 @@ def lab_run_execute(*, run_id: int) -> str:
                    compute_ms=compute_ms)
 
 
-def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
+def _finish(run_id: int, claim: RunClaim, *,
+            status: Literal[LabRun.Status.SUCCEEDED, LabRun.Status.FAILED],
+            **values: Any) -> ExecuteOutcome:
     with transaction.atomic():
         updated = LabRun.objects.filter(
             pk=run_id, attempts=claim.token, status=LabRun.Status.RUNNING
@@ -196,21 +204,22 @@ def _finish(run_id: int, claim: RunClaim, *, status: str, **values: Any) -> str:
             return "superseded"
         # The webhook rows commit with the result, or not at all.
         lab_run_finished_record(run_id=run_id, course_id=claim.course_id)
-    return str(status)
+    return "succeeded" if status == LabRun.Status.SUCCEEDED else "failed"
 
 
 def lab_run_plot(*, run: LabRun) -> str:
-    """The run's SVG plot, rendered on first request and stored (a plot costs ~190 ms)."""
-    if run.plot_svg or run.status != LabRun.Status.SUCCEEDED or run.result is None:
-        return run.plot_svg
-    from labs.plots import plot_for
-
-    started = time.perf_counter()
-    svg = plot_for(run.lab.simulation, run.result)
-    plot_ms = (time.perf_counter() - started) * 1000
-    LabRun.objects.filter(pk=run.pk, plot_svg="").update(plot_svg=svg, plot_ms=plot_ms)
-    run.plot_svg, run.plot_ms = svg, plot_ms
-    return svg
+    """The run's SVG plot ("" until it has succeeded): rendered from its stored result on the
+    first request, then served from Django's cache (a render costs tens of milliseconds; a
+    succeeded run's result never changes). Reads the run only: nothing is written to the
+    database, so a page view stays a read."""
+    if run.status != LabRun.Status.SUCCEEDED or run.result is None:
+        return ""
+    key = f"lab-plot:{PLOT_VERSION}:{run.uuid}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = plot_for(run.lab.simulation, run.result)
+        cache.set(key, svg, timeout=PLOT_CACHE_SECONDS)
+    return str(svg)
 
 
 def lab_run_sweep(*, stale_after: timedelta = STALE_AFTER, queued_after: timedelta = STALE_AFTER,

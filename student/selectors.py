@@ -290,7 +290,7 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         history[submission.part_id].append(submission)
     runs: dict[int, LabRun] = {}
     for run in LabRun.objects.filter(requester=student, course=course, submission__isnull=False) \
-            .defer("plot_svg").order_by("queued_at", "id"):
+            .order_by("queued_at", "id"):
         runs[cast(int, run.submission_id)] = run  # the latest run of each prediction
     run_counts = dict(
         LabRun.objects.filter(requester=student, course=course).values_list("lab_id")
@@ -424,7 +424,7 @@ def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
         raise Http404("No such answer.")
     part = submission.part
     variant = variant_for(student=cast(User, user), course=submission.course, exercise=part.exercise)
-    run = (LabRun.objects.filter(submission=submission, requester_id=user.pk).defer("plot_svg")
+    run = (LabRun.objects.filter(submission=submission, requester_id=user.pk)
            .order_by("-queued_at", "-id").first()) if part.spec.get("lab") else None
     # its attempt number, counted as submission_grade counts them (in id order)
     so_far = list(Submission.objects.filter(student_id=user.pk, course=submission.course,

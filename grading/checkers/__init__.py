@@ -74,21 +74,6 @@ class Result:
         """False when the answer could not be read (no attempt is used)."""
         return self.outcome != "invalid"
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-serialisable form."""
-        return {
-            "outcome": self.outcome,
-            "score": self.score,
-            "feedback": self.feedback,
-            "misconception": self.misconception,
-            "concepts_found": list(self.concepts_found),
-            "canonical": self.canonical,
-            "latex": self.latex,
-            "position": self.position,
-            "grader_version": self.grader_version,
-        }
-
-
 def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
     answer_type = spec.get("type")
     if not isinstance(answer_type, str) or answer_type not in CHECKERS:

@@ -58,18 +58,6 @@ class Verdict:
     concepts_found: list[str] = field(default_factory=list)
     canonical: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-serialisable form."""
-        return {
-            "score": self.score,
-            "outcome": self.outcome,
-            "feedback": self.feedback,
-            "misconception": self.misconception,
-            "concepts_found": list(self.concepts_found),
-            "canonical": self.canonical,
-        }
-
-
 A = TypeVar("A", bound=Answer)
 
 

@@ -1,9 +1,11 @@
-"""What a lab plot costs: the first view renders the SVG (matplotlib), later views read it.
+"""What a lab plot costs: the first view renders the SVG (matplotlib), later views read it
+from the cache.
 
 Run on demand: RUN_BENCHMARKS=1 pytest tests/benchmarks/test_lab_plot_speed.py -s
 Prints figures beside the simulation's own compute time, measured in the same run; asserts
 no time. The issue reported ~190 ms per matplotlib SVG, which is why plots are rendered once,
-on first view, and stored on the run (labs.services.lab_run_plot), not in the worker's task.
+on first view and kept in Django's cache (labs.services.lab_run_plot), not in the worker's
+task, and never written to the database during a page view.
 """
 
 import statistics

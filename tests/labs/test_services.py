@@ -153,15 +153,28 @@ def test_a_failing_simulation_marks_the_run_failed_with_its_message(lab, course,
     assert run.error.startswith("The simulation failed:")
 
 
-def test_plot_is_rendered_on_first_view_and_stored(lab, course, alice):
+def test_plot_is_rendered_on_first_view_then_cached_without_a_database_write(
+        lab, course, alice, django_assert_num_queries):
+    from django.core.cache import cache
+
     run = _request(lab, course, alice)
     lab_run_execute(run_id=run.pk)
-    run.refresh_from_db()
-    assert run.plot_svg == ""
-    svg = lab_run_plot(run=run)
+    run = LabRun.objects.select_related("lab").get(pk=run.pk)
+    cache.clear()
+    with django_assert_num_queries(0):  # a page view reads: no UPDATE of the run
+        svg = lab_run_plot(run=run)
     assert svg.startswith("<svg") or "<svg" in svg[:200]
-    stored = LabRun.objects.get(pk=run.pk)
-    assert stored.plot_svg == svg and stored.plot_ms is not None
+    import labs.services
+
+    def no_second_render(*_args, **_kwargs):
+        raise AssertionError("the plot was rendered again")
+
+    original = labs.services.plot_for
+    labs.services.plot_for = no_second_render
+    try:
+        assert lab_run_plot(run=run) == svg  # served from the cache
+    finally:
+        labs.services.plot_for = original
 
 
 def test_a_labs_own_bounds_are_enforced(lab, course, alice):

@@ -79,8 +79,11 @@ def test_the_run_page_shows_status_then_plot_and_key_numbers(client, alice, cour
     assert "Succeeded" in page and "data-poll" not in page
     assert "<svg" in page and 'role="img"' in page
     assert "Gradient size 40 steps back, sigma_max = 0.5" in page
-    run.refresh_from_db()
-    assert run.plot_svg  # rendered once, then stored
+    from django.core.cache import cache
+
+    from labs.services import PLOT_VERSION
+
+    assert cache.get(f"lab-plot:{PLOT_VERSION}:{run.uuid}")  # rendered once, then cached
     assert client.get(reverse("lab-run-status", args=[course.slug, run.uuid])).json()["finished"]
 
 
