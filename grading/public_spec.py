@@ -7,7 +7,8 @@ from grading.checkers.refs import reference_numbers
 
 PUBLIC_SPEC_KEYS = (
     "type", "points", "variables", "functions", "domain", "multiple", "partial",
-    "rtol", "atol", "sigfigs", "decimals", "decades", "written_sigfigs", "lab",
+    "rtol", "atol", "sigfigs", "decimals", "decades", "written_sigfigs", "written_decimals",
+    "allow_infinity", "lab",
 )
 
 

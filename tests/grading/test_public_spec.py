@@ -21,3 +21,10 @@ def test_a_symbolic_part_shows_its_names_and_domain_but_not_its_reference() -> N
     spec = {"type": "symbolic", "reference": "|x|", "variables": ["x"], "domain": "real",
             "misconceptions": [{"answer": "x", "tag": "dropped-abs", "feedback": "x < 0?"}]}
     assert public_spec(spec) == {"type": "symbolic", "variables": ["x"], "domain": "real"}
+
+
+def test_students_see_the_written_form_and_infinity_rules_they_must_follow() -> None:
+    from grading.public_spec import public_spec
+
+    spec = {"type": "numeric", "reference": "2.5", "written_decimals": 2, "allow_infinity": True}
+    assert public_spec(spec) == {"type": "numeric", "written_decimals": 2, "allow_infinity": True}
