@@ -1,0 +1,9 @@
+"""App configuration for privacy (data requests and retention)."""
+
+from django.apps import AppConfig
+
+
+class PrivacyConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "privacy"
+    verbose_name = "Data protection"
