@@ -73,9 +73,8 @@ def retention_apply(*, dry_run: bool = False, now: datetime | None = None) -> Re
             texts = Submission.objects.filter(answers).exclude(raw_answer="", canonical="",
                                                                feedback="")
             report.raw_answers = _apply(texts, dry_run, raw_answer="", canonical="", feedback="")
-            comments = Review.objects.filter(
-                _ended_before("submission__course__", periods["RETENTION_RAW_ANSWERS_DAYS"],
-                              now) or Q()).exclude(comment="")
+            comments = Review.objects.filter(submission__in=Submission.objects.filter(answers))
+            comments = comments.exclude(comment="")
             report.review_comments = _apply(comments, dry_run, comment="")
         runs = _ended_before("course__", periods["RETENTION_LAB_RUNS_DAYS"], now)
         if runs is not None:
