@@ -1,6 +1,7 @@
 """The data-protection actions in the admin, for staff with the permission only."""
 
 import json
+from typing import cast
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _staff(*permissions: str) -> User:
-    user = UserFactory(username="dpo", is_staff=True)
+    user = cast(User, UserFactory(username="dpo", is_staff=True))
     user.user_permissions.add(*Permission.objects.filter(codename__in=["view_user", "change_user",
                                                                        *permissions]))
     return User.objects.get(pk=user.pk)

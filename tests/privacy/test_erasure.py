@@ -47,7 +47,7 @@ MARKERS = (FIRST, LAST, EMAIL, EXTERNAL, USERNAME, "zebrafish", NUMBER_ANSWER)
 
 def _every_stored_value() -> list[str]:
     """Every value in every column of every table, as text."""
-    values = []
+    values: list[str] = []
     with connection.cursor() as cursor:
         for table in connection.introspection.table_names():
             cursor.execute(f'SELECT * FROM "{table}"')  # noqa: S608 (table names from the schema)
