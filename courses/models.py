@@ -157,6 +157,9 @@ class Course(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
     module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="courses")
+    ends_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="when the course ends; retention periods (RETENTION_* settings) count from it")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

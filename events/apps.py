@@ -8,7 +8,9 @@ class EventsConfig(AppConfig):
     name = "events"
 
     def ready(self) -> None:
+        from events import personal_data
         from events.outbox import outbox_consumer_register
         from events.webhooks import webhook_deliveries_record
 
         outbox_consumer_register(webhook_deliveries_record)
+        personal_data.register()

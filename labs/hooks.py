@@ -7,6 +7,7 @@ from events.catalog import event_type_register
 from grading.lab_graded import lab_grading_register
 from labs.content_checks import lab_param_schema, lab_problems
 from labs.events import LAB_RUN_FINISHED
+from labs.personal_data import register as personal_data_register
 from labs.predictions import prediction_submit
 
 
@@ -15,3 +16,4 @@ def install() -> None:
     content_validators_register(lab=lab_problems, lab_schema=lab_param_schema)
     event_type_register(LAB_RUN_FINISHED, "A lab run finished (succeeded or failed)")
     lab_grading_register(prediction_submit)
+    personal_data_register()

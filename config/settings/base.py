@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "student",
     "instructor",
     "demo",
+    "privacy",
 ]
 
 MIDDLEWARE = [
@@ -164,6 +165,7 @@ CELERY_BEAT_SCHEDULE = {
                                "schedule": 3600.0},
     "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
                                       "schedule": 60.0},
+    "apply-retention": {"task": "privacy.tasks.retention_apply_task", "schedule": 24 * 3600.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
 }
@@ -218,6 +220,12 @@ SPECTACULAR_SETTINGS = {
         "api.schema.add_error_responses",
     ],
 }
+
+# Retention (privacy/retention.py): days after a course's end that raw answers (text, how it
+# was read, feedback), lab runs and finished webhook delivery logs are kept; empty keeps forever.
+RETENTION_RAW_ANSWERS_DAYS = env.int("RETENTION_RAW_ANSWERS_DAYS", default=None)
+RETENTION_LAB_RUNS_DAYS = env.int("RETENTION_LAB_RUNS_DAYS", default=365)
+RETENTION_DELIVERY_LOGS_DAYS = env.int("RETENTION_DELIVERY_LOGS_DAYS", default=90)
 
 # Roster sync (courses/roster.py): one sync may deactivate at most this share of the active
 # LMS-managed roster unless the request confirms it (allow_mass_deactivation).
