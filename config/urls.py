@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
+    path("", include("ops.urls")),
     path("", include("courses.urls")),
     path("", include("grading.urls")),
     path("", include("labs.urls")),

@@ -21,6 +21,7 @@ from grading.dashboard.deadlines import deadline_for
 from grading.events import submission_graded_record
 from grading.models import Submission
 from grading.variant_assignment import variant_for
+from ops.metrics import observe_submission_grade
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +110,7 @@ def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise)
         )
 
 
+@observe_submission_grade
 def submission_grade(*, submission: Submission) -> Submission:
     """Grade a stored submission with the current spec and store the verdict.
 

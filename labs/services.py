@@ -28,6 +28,7 @@ from labs.events import lab_run_finished_record
 from labs.models import LabRun
 from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
+from ops.metrics import observe_lab_run_execute, observe_lab_run_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +146,7 @@ def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
     return report
 
 
+@observe_lab_run_execute
 def lab_run_execute(*, run_id: int) -> str:
     """Run the simulation of a claimed run and store its result; safe to call any number of times.
 
@@ -223,6 +225,7 @@ def lab_run_plot(*, run: LabRun) -> str:
     return svg
 
 
+@observe_lab_run_sweep
 def lab_run_sweep(*, stale_after: timedelta = STALE_AFTER, queued_after: timedelta = STALE_AFTER,
                   enqueue: Callable[[int], None] | None = None) -> list[int]:
     """Re-queue runs a broker or worker lost: running with no heartbeat, or queued too long.

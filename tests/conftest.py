@@ -103,9 +103,10 @@ def celery_worker(transactional_db, broker_url, tmp_path):
 
 
 @pytest.fixture
-def dead_broker():
+def dead_broker(monkeypatch):
     """The Celery app pointed at a Redis port where nothing listens (as if the broker died),
-    for the length of the test; the real broker comes back afterwards."""
+    for the length of the test; the real broker comes back afterwards. (Celery reads the
+    CELERY_BROKER_URL environment variable before its configuration, so both change.)"""
     from config.celery import app
 
     def reset_pools() -> None:
@@ -116,7 +117,9 @@ def dead_broker():
     with socket.socket() as probe:  # a port that was free a moment ago: connection refused
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app.conf.broker_url = f"redis://127.0.0.1:{port}/0"
+    url = f"redis://127.0.0.1:{port}/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", url)
+    app.conf.broker_url = url
     app.conf.broker_transport_options = {"socket_connect_timeout": 1}
     reset_pools()
     try:
