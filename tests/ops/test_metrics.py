@@ -2,7 +2,11 @@
 counters (grading, lab runs, the sweeper, webhook deliveries), gauges computed at scrape
 time, and a real worker's counters summed through the multiprocess folder."""
 
+import os
+import subprocess
+import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,7 +26,7 @@ from grading.services import submission_create
 from labs.models import LabRun
 from labs.services import lab_run_execute, lab_run_request, lab_run_sweep
 from tests.ops.conftest import free_port
-from tests.workers import running_worker, wait_for
+from tests.workers import ROOT, running_worker, wait_for
 
 TOKEN = "metrics-test-token"
 
@@ -246,3 +250,18 @@ def test_a_real_workers_counters_reach_metrics_through_the_multiprocess_folder(
     assert _value(samples, "grader_lab_run_executions_total", outcome="succeeded") == 1
     assert _value(samples, "grader_lab_run_seconds_count", outcome="succeeded") == 1
     assert any(path.suffix == ".db" for path in folder.iterdir())
+
+    # A worker host without a web process serves the same folder on an internal address.
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "manage.py", "metrics_serve", "--port", str(port)],
+                              cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE":
+                                             "config.settings.test"},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert b"serving" in (server.stdout.readline() if server.stdout else b"")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as page:
+            text = page.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert 'grader_lab_run_executions_total{outcome="succeeded"} 1.0' in text
