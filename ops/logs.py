@@ -24,16 +24,14 @@ _PRE_CHAIN: list[Any] = [
 ]
 
 
-class DropClientErrorDuplicates(logging.Filter):
-    """Drop django.request's line for a 4xx response ("Not Found: /x", "Forbidden: /x"): the
-    request line (django-structlog's "request_finished", with the status code) already says
-    it, so each 4xx is logged once. 5xx records are kept (they carry the traceback)."""
+class DropRequestDuplicates(logging.Filter):
+    """Drop django.request's records ("Not Found: /x", "Service Unavailable: /x", "Internal
+    Server Error: /x" with its traceback): django-structlog's request line already says each
+    ("request_finished" with the status code, or "request_failed" with the traceback), so
+    every request is logged once."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name != "django.request":
-            return True
-        status = getattr(record, "status_code", None)
-        return not (isinstance(status, int) and status < 500)
+        return record.name != "django.request"
 
 
 def _renderer(fmt: str) -> Any:
@@ -69,12 +67,12 @@ def logging_config(*, fmt: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"structured": {"()": formatter, "fmt": fmt}},
-        "filters": {"client_errors_once": {"()": DropClientErrorDuplicates}},
+        "filters": {"requests_once": {"()": DropRequestDuplicates}},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",
                 "formatter": "structured",
-                "filters": ["client_errors_once"],
+                "filters": ["requests_once"],
             },
         },
         "root": {"handlers": ["console"], "level": level},

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from ops.logs import DropClientErrorDuplicates, formatter
+from ops.logs import DropRequestDuplicates, formatter
 
 
 def free_port() -> int:
@@ -102,7 +102,7 @@ class LogCapture:
         self.stream = io.StringIO()
         self.handler = logging.StreamHandler(self.stream)
         self.handler.setFormatter(formatter("json"))
-        self.handler.addFilter(DropClientErrorDuplicates())
+        self.handler.addFilter(DropRequestDuplicates())
 
     @property
     def text(self) -> str:

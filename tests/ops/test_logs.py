@@ -88,6 +88,21 @@ def test_a_4xx_is_logged_once(client, alice, course, service_logs):
     assert not [line for line in service_logs.lines() if line.get("logger") == "django.request"]
 
 
+def test_a_5xx_is_logged_once_with_its_traceback(db, client, service_logs, settings):
+    settings.ROOT_URLCONF = "tests.ops.urls_failing"
+    failing = Client(raise_request_exception=False).get("/broken/")
+    unavailable = client.get("/health/ready/")  # no worker seen: a 503 without an exception
+    assert (failing.status_code, unavailable.status_code) == (500, 503)
+
+    lines = service_logs.lines()
+    [failed] = [line for line in lines if line.get("request") == "GET /broken/"]
+    [finished] = [line for line in lines if line.get("request") == "GET /health/ready/"]
+    assert (failed["event"], failed["code"], failed["level"]) == ("request_failed", 500, "error")
+    assert "RuntimeError: the view broke" in failed["exception"]
+    assert (finished["event"], finished["code"]) == ("request_finished", 503)
+    assert not [line for line in lines if line.get("logger") == "django.request"]
+
+
 def test_an_api_request_line_names_its_key_but_never_the_token(course, irene, service_logs):
     issued = api_key_create(course=course, name="LMS", role=ApiKey.Role.LMS, created_by=irene)
     client = APIClient()
