@@ -12,12 +12,14 @@ Too many health calls from one address: 429 {"status": "throttled"} with Retry-A
 
 import asyncio
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.cache import add_never_cache_headers
+from django.views import View
 from django.views.decorators.http import require_GET
+from health_check.base import HealthCheck, HealthCheckResult
 from health_check.views import HealthCheckView
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -42,34 +44,50 @@ def liveness(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _results(checks: list[HealthCheck]) -> list[HealthCheckResult]:
+    """Run `checks` concurrently with django-health-check's own runner (time limit and error
+    handling per check) on an event loop of a helper thread, so the view works the same
+    under WSGI and whatever loop the calling thread may run. A check still running past its
+    time limit is abandoned in its thread, never waited for."""
+    executor = ThreadPoolExecutor(max_workers=max(1, len(checks)),
+                                  thread_name_prefix="readiness-check")
+
+    async def gather() -> list[HealthCheckResult]:
+        return list(await asyncio.gather(*(check.get_result(executor) for check in checks)))
+
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="readiness") as loop_thread:
+            return loop_thread.submit(asyncio.run, gather()).result()
+    finally:
+        executor.shutdown(wait=False)
+
+
 class ReadinessView(HealthCheckView):
-    """django-health-check's view with our checks, always JSON, 503 when one fails."""
+    """django-health-check's view with our checks, synchronous, always JSON, 503 when one
+    fails."""
 
     checks = tuple(READINESS_CHECKS.values())
     http_method_names = ["get"]
 
-    async def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        allowed, wait = await sync_to_async(health_request_allowed)(request)
-        if not allowed:
-            response: HttpResponse = _throttled(wait)
-            add_never_cache_headers(response)
-            return response
-        return await super().dispatch(request, *args, **kwargs)
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        allowed, wait = health_request_allowed(request)
+        # The library's dispatch is async; Django's own runs our synchronous get().
+        response = View.dispatch(self, request, *args, **kwargs) if allowed else _throttled(wait)
+        add_never_cache_headers(response)
+        return response
 
-    async def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        with self.get_executor() as executor:
-            self.results = await asyncio.gather(
-                *(check.get_result(executor) for check in self.get_checks()))
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.results = _results(list(self.get_checks()))
         failed = any(result.error for result in self.results)
         return self.render_to_response_json(503 if failed else 200)
 
     def render_to_response_json(self, status: int) -> JsonResponse:
-        names = {str(check) if isinstance(check, str) else check: name
+        names = {check if isinstance(check, str) else f"{check.__module__}.{check.__name__}": name
                  for name, check in READINESS_CHECKS.items()}
         checks = {}
         for result in self.results:
             kind = type(result.check)
-            name = names.get(kind) or names.get(f"{kind.__module__}.{kind.__name__}") or kind.__name__
+            name = names.get(f"{kind.__module__}.{kind.__name__}", kind.__name__)
             checks[name] = "ok" if result.error is None else str(result.error)
         return JsonResponse({"status": "unavailable" if status != 200 else "ok", "checks": checks},
                             status=status)

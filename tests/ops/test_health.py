@@ -1,6 +1,7 @@
 """Liveness and readiness: which dependency is down is named in a 503, nothing secret is shown,
 the endpoints need no sign-in and are rate limited; real brokers and a real worker."""
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,13 @@ def test_readiness_is_ok_when_every_dependency_answers(worker_seen):
     assert (status, body["status"]) == (200, "ok"), body
     assert set(body["checks"]) == CHECKS
     assert set(body["checks"].values()) == {"ok"}
+
+
+def test_readiness_answers_from_a_thread_that_runs_an_event_loop(worker_seen):
+    async def probe() -> tuple[int, dict]:
+        return _ready()  # a synchronous caller inside a running loop (as under Playwright)
+
+    assert asyncio.run(probe())[0] == 200
 
 
 def test_readiness_is_503_naming_the_broker_when_its_port_is_closed(worker_seen, dead_broker):
