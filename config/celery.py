@@ -6,11 +6,14 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
 
+from ops.celery_setup import celery_configure
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("gradeservice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+celery_configure(app)  # logs, request ids into tasks, worker heartbeats, metrics (ops/)
 
 
 @task_prerun.connect

@@ -10,6 +10,7 @@ import logging
 import re
 import sys
 
+import structlog
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -43,6 +44,12 @@ def _reason(status: int, exception: Exception | None) -> str:
 
 
 def _log(request: HttpRequest, status: int, reason: str) -> None:
+    """One line per refused request: the request's own log line (written by ops' request
+    logging as the response leaves) gets the reason; a request refused before that logging
+    saw it (a wrong Host header) gets a line of its own here."""
+    if structlog.contextvars.get_contextvars().get("request_id"):
+        structlog.contextvars.bind_contextvars(reason=reason)
+        return
     path = request.path.encode("unicode_escape").decode("ascii")  # one line, whatever the path
     line = f"{PAGES[status][0]} ({status}): {request.method} {path} ({reason})"
     if status >= 500:

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.metrics import observe_webhook_delivery_attempt
 from core.queueing import task_send, task_send_on_commit
 from events.models import WebhookDelivery
 from events.webhook_http import post_to_checked_address
@@ -83,6 +84,7 @@ class DeliveryAttempt:
     retry_in: float | None = None
 
 
+@observe_webhook_delivery_attempt
 def webhook_delivery_attempt(*, delivery_id: int) -> DeliveryAttempt:
     """Try to deliver one outbox row now, if it is due; safe to call any number of times.
 

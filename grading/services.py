@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.deadlines import deadline_for
@@ -114,6 +115,7 @@ def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise)
         )
 
 
+@observe_submission_grade
 def submission_grade(*, submission: Submission) -> Submission:
     """Grade a stored submission with the current spec and store the verdict.
 

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.metrics import observe_lab_run_execute, observe_lab_run_sweep
 from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Enrollment, Lab
 from labs.claims import RunClaim, run_claim
@@ -150,6 +151,7 @@ def _progress_writer(run_id: int, token: int) -> Callable[[float], None]:
     return report
 
 
+@observe_lab_run_execute
 def lab_run_execute(*, run_id: int) -> ExecuteOutcome:
     """Run the simulation of a claimed run and store its result; safe to call any number of times.
 
@@ -222,6 +224,7 @@ def lab_run_plot(*, run: LabRun) -> str:
     return str(svg)
 
 
+@observe_lab_run_sweep
 def lab_run_sweep(*, stale_after: timedelta = STALE_AFTER, queued_after: timedelta = STALE_AFTER,
                   enqueue: Callable[[int], None] | None = None) -> list[int]:
     """Re-queue runs a broker or worker lost: running with no heartbeat, or queued too long.

@@ -88,11 +88,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in is rate limited per username + address (courses/sign_in.py): after
-# SIGN_IN_MAX_FAILURES failures, sign-ins are refused until SIGN_IN_WINDOW_SECONDS have passed.
-AUTHENTICATION_BACKENDS = ["courses.sign_in.RateLimitedModelBackend"]
-SIGN_IN_MAX_FAILURES = env.int("SIGN_IN_MAX_FAILURES", default=5)
-SIGN_IN_WINDOW_SECONDS = env.int("SIGN_IN_WINDOW_SECONDS", default=300)
+# Sign-in throttling (django-axes: SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_SECONDS) is set in
+# config/settings/operations.py, with the other operations settings.
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -239,12 +236,10 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
 # Private and loopback webhook URLs are refused (SSRF) unless this is on (development, tests).
 WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=False)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    # Django's own handlers (a console one when DEBUG is on) would print every django.*
-    # record a second time beside the root's: its records go to the root handler only.
-    "loggers": {"django": {"handlers": [], "propagate": True}},
-}
+# Operations (config/settings/operations.py): health checks, Prometheus metrics, structured
+# logs (LOGGING) and sign-in throttling with django-axes.
+from config.settings.operations import *  # noqa: E402
+from config.settings.operations import OPERATIONS_APPS, operations_middleware  # noqa: E402
+
+INSTALLED_APPS = [*INSTALLED_APPS, *OPERATIONS_APPS]
+MIDDLEWARE = operations_middleware(MIDDLEWARE)

@@ -136,6 +136,22 @@ def _staff_pages(course: Course, world: dict) -> list[str]:
     return pages
 
 
+def _privacy_pages(client: Client, world: dict) -> list[str]:
+    """A person's data export (their answers, names, reasons as they were typed) and the
+    admin's erasure confirmation page."""
+    from privacy.export import personal_data_export, personal_data_html
+
+    problems = []
+    for student in world["students"][:12]:
+        page = personal_data_html(personal_data_export(user=student))
+        problems += [f"export of {student.pk}: {p}" for p in executable_markup(page)]
+    client.force_login(UserFactory(username="dpo-root", is_staff=True, is_superuser=True))
+    problems += _check(client, reverse("admin:auth_user_changelist"), "post",
+                       action="erase_personal_data",
+                       _selected_action=[s.pk for s in world["students"][:12]])
+    return problems
+
+
 def test_no_page_shows_a_stored_payload_as_executable_markup(
     client, course, irene, world, rendered
 ):
@@ -153,6 +169,7 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
         for run in LabRun.objects.filter(requester=student):
             problems += _check(client, reverse("lab-run", args=[course.slug, run.uuid]))
         problems += _check(client, reverse("lab", args=[course.slug, world["lab"].slug]))
+    problems += _privacy_pages(client, world)
     _RAN.add("stored")
     assert problems == []
 

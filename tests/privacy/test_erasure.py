@@ -102,6 +102,9 @@ def student_with_history(settings, course, irene, bob, django_capture_on_commit_
                       format="json", HTTP_IDEMPOTENCY_KEY="lms-retry-1")
     assert posted.status_code == 201
     submission_create(student=bob, course=course, part=bound, raw_answer="0.5")  # a classmate
+    signed_out = APIClient()  # a failed sign-in under their username (django-axes records it)
+    signed_out.post("/accounts/login/", {"username": USERNAME, "password": "wrong"},
+                    format="multipart")
     return student
 
 
@@ -111,7 +114,8 @@ def test_the_export_holds_everything_about_the_student(student_with_history) -> 
         assert marker in text, marker
     data = personal_data_export(user=student_with_history)["data"]
     assert {"account", "enrolments", "submissions", "grade changes", "lab runs",
-            "webhook events", "api requests"} <= set(data)
+            "webhook events", "api requests", "sign-ins"} <= set(data)
+    assert data["sign-ins"]
     assert len(data["submissions"]) == 4 and data["submissions"][1]["reviews"]
     assert len(data["lab runs"]) == 2
 
