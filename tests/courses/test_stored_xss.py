@@ -145,7 +145,8 @@ def _privacy_pages(client: Client, world: dict) -> list[str]:
     for student in world["students"][:12]:
         page = personal_data_html(personal_data_export(user=student))
         problems += [f"export of {student.pk}: {p}" for p in executable_markup(page)]
-    client.force_login(UserFactory(username="dpo-root", is_staff=True, is_superuser=True))
+    client.force_login(cast(User, UserFactory(username="dpo-root", is_staff=True,
+                                             is_superuser=True)))
     problems += _check(client, reverse("admin:auth_user_changelist"), "post",
                        action="erase_personal_data",
                        _selected_action=[s.pk for s in world["students"][:12]])
