@@ -21,6 +21,11 @@ from backups.manifest import TableState
 
 MODULUS = 1 << 64
 MIGRATIONS_TABLE = "django_migrations"
+# Rows and digest of one table: the first 64 bits of each row's MD5, as signed bigints, summed.
+_POSTGRES_TABLE_STATE = (
+    "SELECT count(*), coalesce(sum(('x' || substr(md5(backup_row__::text), 1, 16))"
+    "::bit(64)::bigint::numeric), 0) FROM {table} AS backup_row__"
+)
 
 
 def _quote(name: str) -> str:
@@ -70,10 +75,7 @@ def postgres_inventory(cursor: Any, tables: Iterable[str]) -> dict[str, TableSta
     cursor on PostgreSQL; inside a transaction, all of them from its one snapshot)."""
     states = {}
     for table in sorted(tables):
-        cursor.execute(
-            "SELECT count(*), coalesce(sum(('x' || substr(md5(backup_row__::text), 1, 16))"
-            f"::bit(64)::bigint::numeric), 0) FROM {_quote(table)} AS backup_row__"  # noqa: S608
-        )
+        cursor.execute(_POSTGRES_TABLE_STATE.format(table=_quote(table)))  # a quoted name
         count, total = cursor.fetchone()
         states[table] = TableState(rows=int(count), digest=f"{int(total) % MODULUS:016x}")
     return states
