@@ -97,7 +97,7 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     manifest's row counts, digests and migrations are read from that same snapshot. The
     folder appears only once complete (it is written under a temporary name, manifest
     last). Raises BackupError when `output` exists, its parent folder does not, or the
-    copy fails; nothing is left behind then.
+    copy or a write fails; nothing is left behind then.
     """
     output = output.resolve()
     if output.exists():
@@ -128,6 +128,9 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
         )
         manifest_write(partial, manifest)
         partial.rename(output)
+    except OSError as exc:  # a full disk, a folder we may not write: the operator's to fix
+        shutil.rmtree(partial, ignore_errors=True)
+        raise BackupError(f"Writing the backup into {output} failed: {exc}") from exc
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise

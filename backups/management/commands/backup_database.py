@@ -23,6 +23,7 @@ class Command(BaseCommand):
                             help="a new folder to write the backup into")
 
     def handle(self, *args: Any, output: Path, **options: Any) -> None:
+        output = Path(output)  # a str when called through call_command
         try:
             manifest = backup_create(output=output)
         except BackupError as exc:

@@ -19,15 +19,14 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--input", required=True, type=Path, dest="source",
-                            help="the backup folder")
+        parser.add_argument("--input", required=True, type=Path, help="the backup folder")
         parser.add_argument("--confirm", action="store_true",
                             help="required: you mean to write into the configured database")
         parser.add_argument("--replace", action="store_true",
                             help="drop what the database (and file folders) hold first")
 
-    def handle(self, *args: Any, source: Path, confirm: bool, replace: bool,
-               **options: Any) -> None:
+    def handle(self, *args: Any, confirm: bool, replace: bool, **options: Any) -> None:
+        source = Path(options["input"])  # a str when called through call_command
         target = database_description(connection)
         if not confirm:
             raise CommandError(
