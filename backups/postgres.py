@@ -166,7 +166,7 @@ def _masked(text: str, password: object) -> str:
     return text.replace(str(password), "********") if password else text
 
 
-def _run(tool: PgTool, args: list[str], *, params: Mapping[str, Any]) -> None:
+def pg_run(tool: PgTool, args: list[str], *, params: Mapping[str, Any]) -> None:
     """Run `tool` with `args` and the connection of `params`; BackupError with its (masked)
     error output when it fails."""
     connection_args, env = pg_connection(params)
@@ -210,7 +210,7 @@ def pg_dump_database(*, connection: BaseDatabaseWrapper, target: Path) -> PgDump
         cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         cursor.execute("SELECT pg_export_snapshot()")
         snapshot = cursor.fetchone()[0]
-        _run(tool, ["--format=custom", f"--snapshot={snapshot}", f"--file={target}"],
+        pg_run(tool, ["--format=custom", f"--snapshot={snapshot}", f"--file={target}"],
              params=connection.settings_dict)
         tables = connection.introspection.table_names(cursor)
         facts = PgDumpFacts(tables=postgres_inventory(cursor, tables),
@@ -258,5 +258,5 @@ def pg_restore_database(*, connection: BaseDatabaseWrapper, dump: Path, tool: Pg
     one transaction that stops at the first error (so a failed restore leaves it empty),
     without the source's owners and privileges (the target's user owns everything)."""
     connection.close()  # pg_restore works on its own connection; ours holds nothing open
-    _run(tool, ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error",
+    pg_run(tool, ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error",
                 str(dump)], params=connection.settings_dict)

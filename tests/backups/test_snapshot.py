@@ -50,14 +50,14 @@ def test_a_write_committed_while_the_backup_copies_is_in_neither_the_copy_nor_it
         written.append(answer.pk)
 
     if connection.vendor == "postgresql":
-        real_run = postgres._run
+        real_run = postgres.pg_run
 
         def pg_dump_while_a_student_answers(tool: postgres.PgTool, *args: Any, **kwargs: Any) -> None:
             if tool.name == "pg_dump" and not written:
                 student_answers()  # committed after the snapshot was taken, before pg_dump reads
             real_run(tool, *args, **kwargs)
 
-        monkeypatch.setattr(postgres, "_run", pg_dump_while_a_student_answers)
+        monkeypatch.setattr(postgres, "pg_run", pg_dump_while_a_student_answers)
     else:
         real_backup = services.sqlite_backup
 
