@@ -96,16 +96,18 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     (SQLite: online backup API; PostgreSQL: pg_dump of an exported snapshot), and the
     manifest's row counts, digests and migrations are read from that same snapshot. The
     folder appears only once complete (it is written under a temporary name, manifest
-    last). Raises BackupError when `output` exists, its parent folder does not, or the
-    copy or a write fails; nothing is left behind then.
+    last; missing parent folders are created). Raises BackupError when `output` exists or
+    the copy or a write fails; nothing but those parent folders is left behind then.
     """
     output = output.resolve()
     if output.exists():
         raise BackupError(f"{output} exists already; each backup goes to a new folder.")
-    if not output.parent.is_dir():
-        raise BackupError(f"{output.parent}: no such folder to write the backup into.")
     connection = connections[using]
     engine = _engine(connection)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"Cannot create {output.parent} to write the backup into: {exc}") from exc
     partial = output.parent / f".{output.name}.partial-{secrets.token_hex(4)}"
     partial.mkdir()
     try:
