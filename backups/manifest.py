@@ -101,13 +101,14 @@ def manifest_read(folder: Path) -> Manifest:
     if not path.is_file():
         raise BackupError(f"{folder} has no {MANIFEST_NAME}: it is not a complete backup.")
     try:
-        manifest = Manifest.from_json(path.read_text(encoding="utf-8"))
-    except (ValueError, TypeError, KeyError) as exc:
+        text = path.read_text(encoding="utf-8")
+        version = json.loads(text).get("format", FORMAT)
+        if isinstance(version, int) and version > FORMAT:
+            raise BackupError(f"{path} is of backup format {version}; this code reads format "
+                              f"{FORMAT} only. Restore with the newer code.")
+        return Manifest.from_json(text)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise BackupError(f"{path} is not a readable backup manifest: {exc}") from exc
-    if manifest.format > FORMAT:
-        raise BackupError(f"{path} is of backup format {manifest.format}; this code reads "
-                          f"format {FORMAT} only. Restore with the newer code.")
-    return manifest
 
 
 def file_sha256(path: Path) -> str:

@@ -130,7 +130,7 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
         )
         manifest_write(partial, manifest)
         partial.rename(output)
-    except OSError as exc:  # a full disk, a folder we may not write: the operator's to fix
+    except (OSError, sqlite3.Error) as exc:  # a full disk, a folder we may not write, a lock
         shutil.rmtree(partial, ignore_errors=True)
         raise BackupError(f"Writing the backup into {output} failed: {exc}") from exc
     except BaseException:
@@ -170,11 +170,14 @@ def backup_restore(*, source: Path, replace: bool = False,
                           "manifest's); this backup cannot be restored.")
     roots = file_roots()
     files_restore_check(stored=manifest.files, roots=roots, folder=source, replace=replace)
-    if engine == "sqlite":
-        found = _sqlite_restore(connection, database_file, replace=replace)
-    else:
-        found = _postgres_restore(connection, database_file, manifest, replace=replace)
-    restored = files_restore(stored=manifest.files, roots=roots, folder=source)
+    try:
+        if engine == "sqlite":
+            found = _sqlite_restore(connection, database_file, replace=replace)
+        else:
+            found = _postgres_restore(connection, database_file, manifest, replace=replace)
+        restored = files_restore(stored=manifest.files, roots=roots, folder=source)
+    except (OSError, sqlite3.Error) as exc:  # a full disk, a folder we may not write, a lock
+        raise BackupError(f"Restoring {source} failed: {exc}") from exc
     missing, unknown = migrations_compare(manifest.migrations)
     report = RestoreReport(manifest=manifest, tables=tables_compare(manifest.tables, found),
                            files_restored=restored, migrations_missing=missing,

@@ -53,8 +53,12 @@ def sqlite_table_count(path: Path) -> int:
     """How many tables the SQLite file at `path` holds (0 when it does not exist)."""
     if not path.exists() or path.stat().st_size == 0:
         return 0
-    with closing(sqlite_open_read_only(path, timeout=LOCK_TIMEOUT)) as db:
-        return len(sqlite_tables(db))
+    try:
+        with closing(sqlite_open_read_only(path, timeout=LOCK_TIMEOUT)) as db:
+            return len(sqlite_tables(db))
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{path} is not a SQLite database ({exc}); refusing to write over "
+                          "it.") from exc
 
 
 def sqlite_restore(*, backup: Path, target: Path) -> None:
