@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "instructor",
     "demo",
     "privacy",
+    "backups",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +112,13 @@ STORAGES = {
 # else gets WHITENOISE_MAX_AGE (whitenoise's default: 60 s, or 0 with DEBUG).
 
 CONTENT_ROOT = BASE_DIR / "courses" / "content"
+
+# Backups (manage.py backup_database / restore_database): the folder holding pg_dump and
+# pg_restore when the ones on PATH are not of the server's major version (e.g.
+# /usr/lib/postgresql/16/bin). The service keeps no uploaded files today; when MEDIA_ROOT
+# (the default file storage's folder) is set, the files under it are backed up too.
+BACKUP_PG_BIN_DIR = env("BACKUP_PG_BIN_DIR", default="")
+MEDIA_ROOT = env("MEDIA_ROOT", default="")
 
 # Celery: the embedded default is kombu's filesystem transport, which needs no server;
 # production and CI point CELERY_BROKER_URL at Redis.
