@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "demo",
     "privacy",
     "backups",
+    "lti_tool",
+    "lti",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,40 @@
+"""What the service adds to django-lti's records (`lti_tool`): which Course an LMS context is,
+and what a resource link opens.
+
+django-lti keeps the platform side: registrations, deployments, keys, users (issuer + sub ->
+auth user), contexts (with AGS and NRPS endpoints), resource links and line items.
+"""
+
+from django.db import models
+
+
+class CourseLink(models.Model):
+    """An LMS context (a course on the platform) taught as one of our Courses."""
+
+    context = models.OneToOneField(
+        "lti_tool.LtiContext", on_delete=models.CASCADE, related_name="course_link")
+    course = models.ForeignKey(
+        "courses.Course", on_delete=models.PROTECT, related_name="lti_links")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.context} -> {self.course}"
+
+
+class ResourceTarget(models.Model):
+    """What an LMS resource link opens: the module, a section, an exercise or a lab, by the
+    content item's stable uuid."""
+
+    class Kind(models.TextChoices):
+        MODULE = "module", "Module"
+        SECTION = "section", "Section"
+        EXERCISE = "exercise", "Exercise"
+        LAB = "lab", "Lab"
+
+    resource_link = models.OneToOneField(
+        "lti_tool.LtiResourceLink", on_delete=models.CASCADE, related_name="target")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    content_uuid = models.UUIDField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.resource_link} -> {self.kind} {self.content_uuid or ''}"
