@@ -38,3 +38,31 @@ class ResourceTarget(models.Model):
 
     def __str__(self) -> str:
         return f"{self.resource_link} -> {self.kind} {self.content_uuid or ''}"
+
+
+class PlatformFraming(models.Model):
+    """Where a registered platform shows the tool in an iframe: the origins allowed in
+    `Content-Security-Policy: frame-ancestors` besides the issuer's and the auth URL's own
+    (Canvas, for one, frames from the institution's domain, not from its issuer)."""
+
+    registration = models.OneToOneField(
+        "lti_tool.LtiRegistration", on_delete=models.CASCADE, related_name="framing")
+    frame_ancestors = models.TextField(
+        blank=True, help_text="Extra origins, space separated, e.g. https://school.instructure.com")
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.frame_ancestors or '(issuer and auth URL only)'}"
+
+
+class UsedNonce(models.Model):
+    """A launch's nonce, stored once it has been accepted, so a replayed id_token is refused."""
+
+    issuer = models.CharField(max_length=255)
+    nonce = models.CharField(max_length=255)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["issuer", "nonce"], name="lti_nonce_once")]
+
+    def __str__(self) -> str:
+        return f"{self.issuer} {self.nonce}"

@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # After X-Frame-Options so it sees responses first: LTI pages get CSP frame-ancestors.
+    "lti.middleware.FrameAncestorsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -245,6 +247,16 @@ WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
 # Private and loopback webhook URLs are refused (SSRF) unless this is on (development, tests).
 WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=False)
+
+# LTI 1.3 tool (lti/): the module an LMS course becomes on an instructor's first launch; how
+# long a platform's keyset is cached (an unknown key id fetches it again at once); how long a
+# used nonce is remembered (longer than any id_token lives); the timeout of calls to platforms.
+# Platform keysets are fetched over HTTPS only unless LTI_ALLOW_HTTP_KEYSET (tests).
+LTI_MODULE_SLUG = env("LTI_MODULE_SLUG", default="module-05")
+LTI_KEYSET_CACHE_SECONDS = env.int("LTI_KEYSET_CACHE_SECONDS", default=3600)
+LTI_NONCE_TTL_SECONDS = env.int("LTI_NONCE_TTL_SECONDS", default=24 * 3600)
+LTI_HTTP_TIMEOUT_SECONDS = env.float("LTI_HTTP_TIMEOUT_SECONDS", default=5.0)
+LTI_ALLOW_HTTP_KEYSET = env.bool("LTI_ALLOW_HTTP_KEYSET", default=False)
 
 # Operations (config/settings/operations.py): health checks, Prometheus metrics, structured
 # logs (LOGGING) and sign-in throttling with django-axes.

@@ -41,3 +41,6 @@ CELERY_BEAT_SCHEDULE = {
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 2.0},
 }
+
+# The LMS of the LTI tests serves its keyset over plain HTTP on 127.0.0.1.
+LTI_ALLOW_HTTP_KEYSET = True
