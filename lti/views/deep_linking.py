@@ -44,14 +44,17 @@ def deep_link(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         chosen = set(request.POST.getlist("item"))
         picked = [item for item in items if item.value in chosen]
+        settings = launch.get_launch_data()[
+            "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]
+        return_url = str(settings.get("deep_link_return_url", ""))
+        if not return_url.startswith(("https://", "http://")):
+            raise PermissionDenied("The platform gave no web address to return to.")
         if picked:
             token = deep_link_response_jwt(launch=launch, items=picked,
                                            base_url=request.build_absolute_uri("/"))
-            settings = launch.get_launch_data()[
-                "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]
             del request.session[DEEP_LINK_LAUNCH_KEY]
             return render(request, "lti/deep_link_return.html",
-                          {"return_url": settings["deep_link_return_url"], "jwt": token})
+                          {"return_url": return_url, "jwt": token})
         return render(request, "lti/deep_link.html", {
             "course": link.course, "items": items, "context": launch.context,
             "error": "Choose at least one item."}, status=400)

@@ -27,6 +27,7 @@ from grading.reviews import review_create
 from grading.services import submission_create
 from labs.models import LabRun
 from tests.factories import EnrollmentFactory, UserFactory
+from tests.lti.xss_pages import lti_page_problems
 from tests.xss import PAYLOADS, executable_markup
 
 pytestmark = pytest.mark.django_db
@@ -171,6 +172,9 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
             problems += _check(client, reverse("lab-run", args=[course.slug, run.uuid]))
         problems += _check(client, reverse("lab", args=[course.slug, world["lab"].slug]))
     problems += _privacy_pages(client, world)
+    client.force_login(cast(User, UserFactory(username="lti-admin", is_staff=True,
+                                             is_superuser=True)))
+    problems += lti_page_problems(admin=client, course=course)
     _RAN.add("stored")
     assert problems == []
 
