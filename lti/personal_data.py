@@ -30,10 +30,17 @@ def lti_identities_export(user: User) -> list[dict[str, Any]]:
 
 
 def lti_identities_erase(user: User, pseudonym: str) -> int:
-    """Names, e-mail and picture go; the platform's opaque id stays, so the same person
-    launching again finds the same (anonymised) account and grades still reach the LMS."""
-    return LtiUser.objects.filter(auth_user=user).update(
-        name="", given_name="", family_name="", email="", picture_url="")
+    """Names, e-mail, picture and the platform's ids for the person go (the id becomes the
+    pseudonym, as the enrolment's external id goes): a later launch of theirs is a new
+    account. Memberships stay, holding nothing but the link and the roles."""
+    changed = 0
+    for identity in LtiUser.objects.filter(auth_user=user):
+        identity.sub = f"erased-{pseudonym}-{identity.pk}"[:255]
+        identity.name = identity.given_name = identity.family_name = ""
+        identity.email = identity.picture_url = identity.lti1p1_id_on_platform = ""
+        identity.save()
+        changed += 1
+    return changed
 
 
 def register() -> None:
