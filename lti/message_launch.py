@@ -84,10 +84,11 @@ class ToolMessageLaunch(DjangoMessageLaunch):
         except LtiException as error:
             if "Unable to find public key" not in str(error) or not self._keyset_from_cache:
                 raise
-        assert self._registration is not None
-        url = self._registration.get_key_set_url() or ""
-        cache.delete(keyset_cache_key(url))
-        self._registration.set_key_set(None)
+        registration = self._registration
+        if registration is None:
+            raise LtiException("Registration not found.")
+        cache.delete(keyset_cache_key(registration.get_key_set_url() or ""))
+        registration.set_key_set(None)
         return super().get_public_key()
 
 

@@ -48,5 +48,5 @@ class FrameAncestorsMiddleware:
         existing = response.get("Content-Security-Policy", "")
         policy = "; ".join(p for p in (existing.strip().rstrip(";"), directive) if p)
         response["Content-Security-Policy"] = policy
-        response.xframe_options_exempt = True  # type: ignore[attr-defined]
+        response.xframe_options_exempt = True
         return response

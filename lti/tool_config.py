@@ -22,11 +22,11 @@ class ToolConfig(DjangoToolConfig):
             return None
         return Deployment().set_deployment_id(self.deployment.deployment_id)
 
-    def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:  # type: ignore[override]
+    def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:
         """The active deployment `deployment_id` of the issuer, or None (launch refused)."""
         return self._deployment(registration__issuer=iss, deployment_id=deployment_id)
 
-    def find_deployment_by_params(  # type: ignore[override]
+    def find_deployment_by_params(
         self, iss: str, deployment_id: str, client_id: str, *args: Any, **kwargs: Any
     ) -> Deployment | None:
         """The active deployment of (issuer, client id), or None (launch refused)."""

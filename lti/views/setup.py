@@ -6,8 +6,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from lti_tool.models import LtiRegistration
 
-from lti.services.keys import tool_key_ensure
 from lti.selectors import tool_urls
+from lti.services.keys import tool_key_ensure
 
 #: The scopes the tool asks for: AGS line items and scores (and results), NRPS.
 SCOPES = [

@@ -267,7 +267,7 @@ class Platform:
         conf = _PlatformConf(registration=self.registration)
         try:
             items = conf.validate_deeplinking_resp(request.form())
-        except Exception as error:  # noqa: BLE001 - the test reads what went wrong
+        except Exception as error:
             self.deep_link_errors.append(repr(error))
             return LmsResponse(400, f"refused: {error}", "text/plain")
         self.deep_link_items.append(items)
