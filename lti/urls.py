@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from lti.views import deep_linking, keys, launch, setup
+from lti.views import deep_linking, keys, launch, registration, setup
 
 app_name = "lti"
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("launch/", launch.launch, name="launch"),
     path("deep-link/", deep_linking.deep_link, name="deep-link"),
     path("setup/", setup.setup, name="setup"),
+    path("register/", registration.DynamicRegistrationView.as_view(), name="register"),
 ]

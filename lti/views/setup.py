@@ -8,15 +8,7 @@ from lti_tool.models import LtiRegistration
 
 from lti.selectors import tool_urls
 from lti.services.keys import tool_key_ensure
-
-#: The scopes the tool asks for: AGS line items and scores (and results), NRPS.
-SCOPES = [
-    "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
-    "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly",
-    "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
-    "https://purl.imsglobal.org/spec/lti-ags/scope/score",
-    "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly",
-]
+from lti.services.registration import SCOPES
 
 
 @staff_member_required
@@ -29,5 +21,6 @@ def setup(request: HttpRequest) -> HttpResponse:
     registrations = (LtiRegistration.objects.order_by("name").prefetch_related("deployments"))
     return render(request, "lti/setup.html", {
         "urls": tool_urls(base_url=base), "scopes": SCOPES,
+        "register_url": request.build_absolute_uri("/lti/register/"),
         "registrations": [(r, tool_urls(base_url=base, registration=r)) for r in registrations],
     })

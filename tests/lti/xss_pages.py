@@ -34,6 +34,10 @@ def lti_page_problems(*, admin: Client, course: Course) -> list[str]:
             "deep_link_return": render_to_string("lti/deep_link_return.html", {
                 "return_url": "https://lms.example/return?x=" + payload, "jwt": payload}),
             "not_allowed": render_to_string("lti/not_allowed.html", {"reason": payload}),
+            "register": render_to_string("lti/register.html", {
+                "config": {"issuer": payload}, "scopes": [payload]}),
+            "registered": render_to_string("lti/registered.html", {
+                "registration": LtiRegistration.objects.filter(client_id=payload[:255]).first()}),
             "rejected": render_to_string("lti/rejected.html", {
                 "rejection": Rejection(reason=payload, message=payload, detail=payload)}),
         }
