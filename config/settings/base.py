@@ -172,6 +172,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-webhook-outbox": {"task": "events.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
     "prune-idempotency-keys": {"task": "api.tasks.idempotency_records_prune_task",
                                "schedule": 3600.0},
+    "prune-lti-nonces": {"task": "lti.tasks.used_nonces_prune_task", "schedule": 3600.0},
     "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
                                       "schedule": 60.0},
     "apply-retention": {"task": "privacy.tasks.retention_apply_task", "schedule": 24 * 3600.0},

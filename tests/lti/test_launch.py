@@ -82,3 +82,15 @@ def test_an_email_never_links_a_launch_to_an_existing_account(platform):
     assert not attacker.is_staff
     victim.refresh_from_db()
     assert victim.first_name == ""
+
+
+def test_login_checks_cookies_first_and_offers_a_new_window(platform):
+    import requests
+
+    start = requests.get(platform.launch_url(LaunchSpec("student-1", [LEARNER])),
+                         allow_redirects=False, timeout=10)
+    page = requests.get(start.headers["Location"], timeout=10)
+
+    assert page.status_code == 200
+    assert "Open the tool in a new window." in page.text  # shown when cookies are blocked
+    assert "lti1p3_new_window" in page.text
