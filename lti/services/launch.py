@@ -47,14 +47,16 @@ def _account(lti_user: LtiUser) -> User:
     """The account of (issuer, sub): created on the first launch, never found by e-mail;
     name and e-mail follow the platform's claims."""
     user = lti_user.auth_user
-    if user is None:
-        user = User(username=_username(lti_user))
-        user.set_unusable_password()
     given, family = lti_user.given_name, lti_user.family_name
     if not (given or family) and lti_user.name:
         given, _, family = lti_user.name.partition(" ")
-    user.first_name, user.last_name = given[:150], family[:150]
-    user.email = lti_user.email
+    claims = (given[:150], family[:150], lti_user.email)
+    if user is None:
+        user = User(username=_username(lti_user))
+        user.set_unusable_password()
+    elif (user.first_name, user.last_name, user.email) == claims:
+        return user
+    user.first_name, user.last_name, user.email = claims
     user.save()
     if lti_user.auth_user_id != user.pk:
         lti_user.auth_user = user
@@ -81,9 +83,10 @@ def _course(context: LtiContext, role: str) -> Course | None:
     course = course_create(slug=_course_slug(context),
                            title=(context.title or context.label or "LMS course")[:200],
                            module=module)
-    CourseLink.objects.create(context=context, course=course)
-    logger.info("lti course created: course=%s context=%s", course.slug, context.pk)
-    return course
+    link, created = CourseLink.objects.get_or_create(context=context, defaults={"course": course})
+    if created:
+        logger.info("lti course created: course=%s context=%s", course.slug, context.pk)
+    return link.course
 
 
 def _target(launch: LtiLaunch, resource_link: LtiResourceLink) -> ResourceTarget:
