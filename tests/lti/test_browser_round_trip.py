@@ -47,3 +47,54 @@ def test_student_launched_from_the_lms_answers_the_linked_exercise(page: Page,
     submission = Submission.objects.get(student=student, part=box_part)
     assert (submission.outcome, student.first_name, student.email) == (
         "correct", "Sam", "sam@uni.example")
+
+
+def _course_page_with_the_tool(server, launch_url: str) -> str:
+    """A course page on `server` that shows the activity in an iframe, as an LMS does."""
+    from tests.lti.lms_server import LmsResponse
+
+    body = (f'<!doctype html><title>LMS course</title><h1>Deep Learning 101</h1>'
+            f'<iframe title="Module 5" src="{launch_url}" width="900" height="600"></iframe>')
+    server.route("GET", "/course/page", lambda request: LmsResponse(200, body, "text/html"))
+    return f"{server.url}/course/page"
+
+
+def test_in_the_lms_iframe_blocked_cookies_lead_to_a_new_window_that_works(page: Page,
+                                                                          platform: Platform):
+    platform.launch_over_http(LaunchSpec("teacher-1", [INSTRUCTOR]))
+    course = CourseLink.objects.get().course
+    spec = LaunchSpec("student-8", [LEARNER], name="Nell Window")
+    lms_page = _course_page_with_the_tool(platform.server, platform.launch_url(spec))
+
+    page.goto(lms_page)
+    tool = page.frame_locator("iframe")
+    new_window = tool.get_by_text("Open the tool in a new window.")
+    expect(new_window).to_be_visible()  # framed (CSP names the LMS), cookies refused inside
+    with page.expect_popup() as popup:
+        new_window.click()
+
+    expect(popup.value).to_have_url(f"{platform.tool_url}/courses/{course.slug}/")
+    expect(popup.value.get_by_role("heading", name="Exercises")).to_be_visible()
+
+
+def test_a_site_that_is_not_a_registered_platform_cannot_frame_the_tool(page: Page,
+                                                                        platform: Platform):
+    from tests.lti.lms_server import LmsServer
+
+    stranger = LmsServer().start()
+    try:
+        framing = _course_page_with_the_tool(
+            stranger, platform.launch_url(LaunchSpec("student-9", [LEARNER])))
+        answered: list[str] = []
+        page.on("response", lambda response: answered.append(
+            response.headers.get("content-security-policy", "")) if "/lti/login/" in response.url
+            else None)
+        page.goto(framing)
+        for _ in range(100):  # the frame is replaced by Chromium's error page when refused
+            if len(page.frames) > 1 and page.frames[1].url.startswith("chrome-error://"):
+                break
+            page.wait_for_timeout(100)
+        assert page.frames[1].url.startswith("chrome-error://"), page.frames[1].url
+        assert answered and "frame-ancestors" in answered[0], answered  # the tool did answer
+    finally:
+        stranger.stop()
