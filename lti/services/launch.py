@@ -20,6 +20,11 @@ from lti.roles import course_role
 
 logger = logging.getLogger("lti.launch")
 
+
+class ModuleNotInstalled(Exception):
+    """The module LTI courses are made of (LTI_MODULE_SLUG) is not in the database: the
+    content has not been synced on this service."""
+
 #: Custom parameter (set by our deep-linking answer) naming what a resource link opens.
 TARGET_PARAMETER = "grader_target"
 
@@ -79,7 +84,11 @@ def _course(context: LtiContext, role: str) -> Course | None:
         return link.course
     if role != Enrollment.Role.INSTRUCTOR:
         return None
-    module = Module.objects.get(slug=settings.LTI_MODULE_SLUG)
+    module = Module.objects.filter(slug=settings.LTI_MODULE_SLUG).first()
+    if module is None:
+        logger.error("lti course not created: module %r is not installed (run sync_content)",
+                     settings.LTI_MODULE_SLUG)
+        raise ModuleNotInstalled(settings.LTI_MODULE_SLUG)
     course = course_create(slug=_course_slug(context),
                            title=(context.title or context.label or "LMS course")[:200],
                            module=module)
@@ -109,7 +118,9 @@ def _target(launch: LtiLaunch, resource_link: LtiResourceLink) -> ResourceTarget
 def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
     """Record a validated launch: django-lti's registration data (user, context, membership,
     resource link), the person's account and enrolment with the role the LMS gives them, and
-    the course (created on an instructor's first launch). Never merges accounts by e-mail."""
+    the course (created on an instructor's first launch). Never merges accounts by e-mail.
+    Raises ModuleNotInstalled (and records nothing) when that course would be created from a
+    module this service does not have."""
     sync_data_from_launch(launch)
     lti_user = LtiUser.objects.select_related("registration", "auth_user").get(
         registration=launch.registration, sub=launch.get_claim("sub"))

@@ -17,7 +17,7 @@ from courses.models import Enrollment
 from lti.message_launch import launch_validate
 from lti.rejections import rejection_for
 from lti.selectors import target_path
-from lti.services.launch import launch_accept
+from lti.services.launch import ModuleNotInstalled, launch_accept
 from lti.views.responses import rejected
 
 DEEP_LINK_LAUNCH_KEY = "lti-deep-link-launch"
@@ -55,7 +55,14 @@ def launch(request: HttpRequest) -> HttpResponse:
     except LtiException as error:
         issuer = _claimed_issuer(request.POST.get("id_token", ""))
         return rejected(request, rejection_for(error, issuer=issuer), issuer=issuer)
-    outcome = launch_accept(launch=lti_launch)
+    try:
+        outcome = launch_accept(launch=lti_launch)
+    except ModuleNotInstalled as missing:
+        return render(request, "lti/not_allowed.html", {
+            "status": 503, "title": "Not available yet",
+            "reason": f"This service has no module '{missing}' to make the course from yet. "
+                      "Ask its administrator to load the course content, then launch again."},
+            status=503)
     login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
     if lti_launch.is_deep_link_launch:

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 from lti_tool.models import LtiUser
 
-from courses.models import Course, Enrollment, Exercise
+from courses.models import Course, Enrollment, Exercise, Module
 from lti.models import CourseLink
 from tests.lti.platform import INSTRUCTOR, LEARNER, LaunchSpec, Platform
 
@@ -94,3 +94,15 @@ def test_login_checks_cookies_first_and_offers_a_new_window(platform):
     assert page.status_code == 200
     assert "Open the tool in a new window." in page.text  # shown when cookies are blocked
     assert "lti1p3_new_window" in page.text
+
+
+def test_instructor_launch_without_the_module_installed_gets_a_clear_page(platform, caplog):
+    Module.objects.filter(slug="module-05").update(slug="module-05-archived")
+
+    _, response = platform.launch_over_http(LaunchSpec("teacher-1", [INSTRUCTOR]))
+
+    assert response.status_code == 503
+    assert "no module &#x27;module-05&#x27;" in response.text
+    assert not CourseLink.objects.exists()
+    assert not Course.objects.exists()
+    assert "is not installed" in caplog.text
