@@ -20,7 +20,7 @@ def baseline_table_create() -> None:
     it exists only in load-test databases)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"CREATE TABLE IF NOT EXISTS {BASELINE_TABLE} "  # noqa: S608 (a constant)
+            f"CREATE TABLE IF NOT EXISTS {BASELINE_TABLE} "
             "(id BIGSERIAL PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), "
             "note VARCHAR(40) NOT NULL)"
         )

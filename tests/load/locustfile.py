@@ -7,7 +7,8 @@
   auto-graded part: previews an answer, submits an unreadable one (invalid), a wrong one (a
   misconception), previews again and submits the right one; commits its predictions (each
   requests a lab run on a Celery worker); runs a lab with its own parameters and polls the
-  run until the worker has finished it; signs out and takes the next account.
+  run until the worker has finished it (the parts and the labs in a random order); signs
+  out and takes the next account.
 - `InstructorUser`: pages through the dashboard (progress matrix sorted by name and by
   total, statistics, misconceptions, review queue).
 - `LmsUser`: an LMS key pulling the gradebook through the REST API, following `next`.
@@ -132,7 +133,7 @@ class BrowserUser(HttpUser):
         """POST a form with the CSRF token; `expect` status (and a redirect containing
         `location`) or a failure. Returns the redirect's target."""
         with self.client.post(url, data={"csrfmiddlewaretoken": self.csrf, **data},
-                              headers={"Referer": self.host + url}, name=ENDPOINTS[endpoint],
+                              headers={"Referer": f"{self.host}{url}"}, name=ENDPOINTS[endpoint],
                               allow_redirects=False, catch_response=True) as r:
             target = r.headers.get("Location", "")
             if r.status_code != expect or location not in target:
@@ -164,15 +165,23 @@ class StudentUser(BrowserUser):
             self.client.cookies.set("sessionid", plan()["sessions"][username])
         module = f"/courses/{course}/"
         self.get_page(module, "module")
-        for part in plan()["parts"]:
-            self._answer(module, part)
+        # In the order a student picks: the auto-graded parts, and the labs (predictions first).
+        activities: list[dict[str, Any] | None] = [*plan()["parts"], None]  # None: the labs
+        random.shuffle(activities)
+        for part in activities:
+            if part is None:
+                self._predict_then_run(module, course)
+            else:
+                self._answer(module, part)
+        self.wait()
+        self.post_form("/accounts/logout/", "sign_out", {}, location="/accounts/login/")
+
+    def _predict_then_run(self, module: str, course: str) -> None:
         for prediction in plan()["predictions"]:
             self.wait()
             self._submit(module, prediction["id"], prediction["answer"], "predict")
         self.wait()
         self._run_a_lab(course, random.choice(plan()["labs"]))
-        self.wait()
-        self.post_form("/accounts/logout/", "sign_out", {}, location="/accounts/login/")
 
     def _answer(self, module: str, part: dict[str, Any]) -> None:
         preview = f"{module}parts/{part['id']}/preview/"

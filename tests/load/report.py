@@ -121,7 +121,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{max((r.p99 for r in baseline.rows), default=0):.0f} ms")
         if best is not None and baseline.rate:
             print(f"  ratio service / baseline: {best.rate / baseline.rate:.2f}")
-    failed = sum(step.failures for step in steps) + (baseline.failures if baseline else 0)
+    warmup = args.folder / "warmup-errors.json"
+    warmup_errors = json.loads(warmup.read_text()) if warmup.exists() else {}
+    for name, messages in warmup_errors.items():
+        print(f"  FAILED during the warm-up: {name}: {len(messages)} x, e.g. {messages[0]}")
+    failed = sum(step.failures for step in steps) + (baseline.failures if baseline else 0) \
+        + sum(len(messages) for messages in warmup_errors.values())
     print(f"  failed requests: {failed}")
     return 1 if failed else 0
 
