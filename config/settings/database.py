@@ -19,6 +19,8 @@ def connection_settings(database: dict[str, Any], env: environ.Env) -> dict[str,
       connection). Django's pool does not combine with persistent connections, so with the
       pool CONN_MAX_AGE is 0 (connections go back to the pool after each request). Ignored
       on SQLite;
+    - `DB_DISABLE_SERVER_SIDE_CURSORS` (default off): on behind PgBouncer in transaction
+      pooling mode, where a server-side cursor opened outside a transaction breaks;
     - on SQLite, a writer waits for the lock instead of failing (a web server and a worker
       write to the same file).
     """
@@ -32,6 +34,8 @@ def connection_settings(database: dict[str, Any], env: environ.Env) -> dict[str,
             "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
         }
         database["CONN_MAX_AGE"] = 0
+    if env.bool("DB_DISABLE_SERVER_SIDE_CURSORS", default=False):
+        database["DISABLE_SERVER_SIDE_CURSORS"] = True
     if database["ENGINE"] == "django.db.backends.sqlite3":
         options.update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
     if options:

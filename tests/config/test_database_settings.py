@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = {"ENGINE": "django.db.backends.postgresql", "NAME": "grader", "HOST": "db"}
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "var/db.sqlite3"}
 CONNECTION_ENV = ("DB_POOL", "DB_POOL_MIN_SIZE", "DB_POOL_MAX_SIZE", "DB_POOL_TIMEOUT",
-                  "CONN_MAX_AGE", "CELERY_WORKER_CONCURRENCY", "CELERY_WORKER_PREFETCH_MULTIPLIER")
+                  "CONN_MAX_AGE", "DB_DISABLE_SERVER_SIDE_CURSORS", "CELERY_WORKER_CONCURRENCY", "CELERY_WORKER_PREFETCH_MULTIPLIER")
 
 
 @pytest.fixture(autouse=True)
@@ -45,6 +45,15 @@ def test_db_pool_gives_a_sized_pool_and_no_persistent_connection(monkeypatch):
     database = connection_settings(POSTGRES, environ.Env())
     assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 8, "timeout": 10.0}
     assert database["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+
+
+def test_behind_pgbouncer_server_side_cursors_can_be_turned_off(monkeypatch):
+    assert "DISABLE_SERVER_SIDE_CURSORS" not in connection_settings(POSTGRES, environ.Env())
+    monkeypatch.setenv("DB_DISABLE_SERVER_SIDE_CURSORS", "true")
+    monkeypatch.setenv("CONN_MAX_AGE", "0")
+    database = connection_settings(POSTGRES, environ.Env())
+    assert database["DISABLE_SERVER_SIDE_CURSORS"] is True
+    assert database["CONN_MAX_AGE"] == 0
 
 
 def test_db_pool_is_ignored_on_sqlite(monkeypatch):
