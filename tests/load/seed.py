@@ -1,10 +1,11 @@
 """Set up the load test's class and write the plan the Locust users follow.
 
-`python -m tests.load.seed --students N --plan var/load/plan.json` (run by `bin/load`, under
-`config.settings.load`): syncs nothing itself (bin/load runs `sync_content` first), then
+`python -m tests.load.seed --run ID --students N --plan var/load/plan.json` (run by
+`bin/load`, under `config.settings.load`): syncs nothing itself (bin/load runs
+`sync_content` first), then
 
-- creates the course run `rush` with `seed_demo`'s service (an instructor and a TA,
-  password `demo-pass-5`), and N students `rush00001..` in bulk (one password hash computed
+- creates the course run `rush-ID` with `seed_demo`'s service (an instructor and a TA,
+  password `demo-pass-5`), and N students `rID-00001..` in bulk (one password hash computed
   once with the real hasher, so signing in costs what it costs in production), all on the
   module's own numbers (DefaultVariant), so one set of answers fits every student;
 - gives every student a signed-in session (most students in a rush signed in days ago; the
@@ -16,7 +17,7 @@
   with the grader here; the prediction parts (graded by a lab run on a worker) and the
   labs with their parameter ranges.
 
-Idempotent: students that exist already are kept; the plan is rewritten.
+Each run gets a class of its own (students who have not answered yet) in the same database.
 """
 
 import argparse
@@ -34,8 +35,6 @@ def _setup_django() -> None:
     django.setup()
 
 
-COURSE_SLUG = "rush"
-STUDENT_PREFIX = "rush"
 #: Answers that every reader refuses as unreadable (outcome "invalid", no attempt used).
 INVALID_CANDIDATES = ("3 +* 4", "((2", "0.5^^2", "[1, 2", "zzz?!")
 
@@ -70,8 +69,8 @@ def _answers_for(part: Any, params: dict[str, Any]) -> dict[str, str] | None:
     return {"right": right, "wrong": wrong, "invalid": invalid}
 
 
-def _students_create(course: Any, count: int) -> list[str]:
-    """Students rush00001..count enrolled in `course` on the default variant, in bulk."""
+def _students_create(course: Any, count: int, prefix: str) -> list[str]:
+    """Students <prefix>00001..count enrolled in `course` on the default variant, in bulk."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
@@ -80,7 +79,7 @@ def _students_create(course: Any, count: int) -> list[str]:
     from grading.models import DefaultVariant
 
     user_model = get_user_model()
-    names = [f"{STUDENT_PREFIX}{i:05d}" for i in range(1, count + 1)]
+    names = [f"{prefix}{i:05d}" for i in range(1, count + 1)]
     existing = set(user_model.objects.filter(username__in=names).values_list("username", flat=True))
     password = make_password(DEMO_PASSWORD)
     user_model.objects.bulk_create(
@@ -115,7 +114,7 @@ def _sessions_create(names: list[str]) -> dict[str, str]:
     return sessions
 
 
-def plan_build(*, students: int) -> dict[str, Any]:
+def plan_build(*, run: str, students: int) -> dict[str, Any]:
     """Create the class (see the module docstring) and return the plan as a JSON-able dict."""
     from django.contrib.auth import get_user_model
 
@@ -126,10 +125,10 @@ def plan_build(*, students: int) -> dict[str, Any]:
     from demo.seeding import DEMO_PASSWORD, demo_seed
     from grading.variant_assignment import default_variant
 
-    demo = demo_seed(course_slug=COURSE_SLUG, students=0)
+    demo = demo_seed(course_slug=f"rush-{run}", students=0)
     assert demo is not None
     course = demo.course
-    names = _students_create(course, students)
+    names = _students_create(course, students, prefix=f"r{run}-")
     instructor = get_user_model().objects.get(username="instructor")
     token = api_key_create(course=course, name="load test LMS", role=ApiKey.Role.LMS,
                            created_by=instructor).token
@@ -156,7 +155,7 @@ def plan_build(*, students: int) -> dict[str, Any]:
                 for name, spec in lab.param_schema.items() if spec["type"] in ("int", "float")}}
             for lab in Lab.objects.filter(module_id=course.module_id).order_by("order")]
     return {
-        "course": COURSE_SLUG, "password": DEMO_PASSWORD, "students": names,
+        "course": course.slug, "password": DEMO_PASSWORD, "students": names,
         "sessions": _sessions_create(names),
         "staff": ["instructor", "ta"], "api_token": token, "parts": parts,
         "predictions": predictions, "labs": labs,
@@ -166,11 +165,12 @@ def plan_build(*, students: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     """Command line: see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", required=True, help="names this run's course and students")
     parser.add_argument("--students", type=int, default=2000)
     parser.add_argument("--plan", type=Path, required=True)
     args = parser.parse_args(argv)
     _setup_django()
-    plan = plan_build(students=args.students)
+    plan = plan_build(run=args.run, students=args.students)
     args.plan.parent.mkdir(parents=True, exist_ok=True)
     args.plan.write_text(json.dumps(plan, indent=1))
     print(f"class '{plan['course']}': {len(plan['students'])} students, "
