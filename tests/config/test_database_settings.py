@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = {"ENGINE": "django.db.backends.postgresql", "NAME": "grader", "HOST": "db"}
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "var/db.sqlite3"}
 CONNECTION_ENV = ("DB_POOL", "DB_POOL_MIN_SIZE", "DB_POOL_MAX_SIZE", "DB_POOL_TIMEOUT",
-                  "CONN_MAX_AGE", "DB_DISABLE_SERVER_SIDE_CURSORS", "CELERY_WORKER_CONCURRENCY", "CELERY_WORKER_PREFETCH_MULTIPLIER")
+                  "CONN_MAX_AGE", "DB_DISABLE_SERVER_SIDE_CURSORS", "CELERY_WORKER_CONCURRENCY",
+                  "CELERY_WORKER_PREFETCH_MULTIPLIER")
 
 
 @pytest.fixture(autouse=True)
