@@ -4,6 +4,8 @@ from pathlib import Path
 
 import environ
 
+from config.settings.database import connection_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -75,16 +77,10 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Persistent connections, for web requests and (through config/celery.py) for Celery tasks:
-# a new PostgreSQL connection per task cost more than a whole lab simulation.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A web server and a worker write to the same file: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    )
+# Persistent connections (CONN_MAX_AGE, default 60 s) for web requests and (through
+# config/celery.py) for Celery tasks: a new PostgreSQL connection per task cost more than a
+# whole lab simulation. Or a psycopg pool per process (DB_POOL); see config/settings/database.py.
+DATABASES["default"] = connection_settings(DATABASES["default"], env)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -159,7 +155,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How many tasks a worker process reserves beyond the one it runs (1: none waits behind a
+# long lab run while another process is idle); concurrency: processes per worker (default:
+# the host's cores; `celery worker -c N` overrides both).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=1)
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=None)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90

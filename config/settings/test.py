@@ -24,7 +24,8 @@ STORAGES = {
 
 # Tests close connections after each request/task so the test database can be dropped at the
 # end; the queue benchmark gives its workers persistent connections through the environment.
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "0"))
+if "pool" not in DATABASES["default"].get("OPTIONS", {}):  # a pool needs CONN_MAX_AGE 0
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{TEST_SESSION}.sqlite3")}
 
