@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("", include("ops.urls")),
+    path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

@@ -7,3 +7,8 @@ class LtiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lti"
     verbose_name = "LTI 1.3"
+
+    def ready(self) -> None:
+        from lti import hooks_services
+
+        hooks_services.install()

@@ -38,3 +38,8 @@ class ResourceTarget(models.Model):
 
     def __str__(self) -> str:
         return f"{self.resource_link} -> {self.kind} {self.content_uuid or ''}"
+
+
+from lti.scores_models import RosterSyncState, ScoreDelivery  # noqa: E402  (AGS/NRPS records)
+
+__all__ = ["CourseLink", "ResourceTarget", "RosterSyncState", "ScoreDelivery"]
