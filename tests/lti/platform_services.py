@@ -33,6 +33,7 @@ class ReceivedScore:
     user_id: str
     body: dict[str, Any]
     applied: bool
+    received_at: float = field(default_factory=time.monotonic)
 
     @property
     def timestamp(self) -> datetime:
@@ -47,6 +48,7 @@ class Faults:
     unavailable: int = 0
     timeouts: int = 0
     hold_seconds: float = 2.0
+    delay_seconds: float = 0.0  # every score request is this slow (and then processed)
     rejected: list[str] = field(default_factory=list)  # user ids answered 400 (bad user)
 
 
@@ -120,8 +122,10 @@ class PlatformServices:
         url = f"{self.lineitems_url}/{number}"
         self.line_items[url] = {"id": url, "label": label, "scoreMaximum": score_maximum,
                                 "resourceId": resource_id}
-        self.server.route("POST", f"{self.context_path}/lineitems/{number}/scores",
-                          lambda request, url=url: self._score(request, url))
+        def scores(request: LmsRequest) -> LmsResponse:
+            return self._score(request, url)
+
+        self.server.route("POST", f"{self.context_path}/lineitems/{number}/scores", scores)
         return url
 
     def _lineitems_get(self, request: LmsRequest) -> LmsResponse:
@@ -154,6 +158,8 @@ class PlatformServices:
         if hold:  # held past the client's timeout, then dropped unprocessed (a gateway's 504)
             time.sleep(self.faults.hold_seconds)
             return LmsResponse(504, {"error": "gateway timeout"})
+        if self.faults.delay_seconds:
+            time.sleep(self.faults.delay_seconds)
         if not self._authorised(request, SCORE_SCOPE):
             return LmsResponse(401, {"error": "invalid_token"})
         if request.headers.get("content-type") != "application/vnd.ims.lis.v1.score+json":
