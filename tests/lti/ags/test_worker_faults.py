@@ -6,9 +6,11 @@ must never receive a score older than one it already got.
 """
 
 import time
+from typing import cast
 from datetime import datetime
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 
 from courses.models import Enrollment, Part
@@ -36,7 +38,7 @@ def link(lms_server, course):
 def _students(link: PlatformLink, course, count: int) -> list:
     students = []
     for n in range(count):
-        user = UserFactory(username=f"student{n:02d}")
+        user = cast(User, UserFactory(username=f"student{n:02d}"))
         EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
         link.identity(user)
         students.append(user)
