@@ -1,10 +1,13 @@
-"""What lti holds about a person: the scores sent (or to be sent) to their LMS gradebook."""
+"""What lti holds about a person: the scores sent (or to be sent) to their LMS gradebook, and
+their identities on LMS platforms (from launches and roster reads)."""
 
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from core.personal_data import PersonalDataSource, personal_data_register
+from lti_tool.models import LtiUser
+
 from lti.scores_models import ScoreDelivery
 
 
@@ -24,7 +27,24 @@ def score_deliveries_erase(user: User, pseudonym: str) -> int:
     return deleted
 
 
+def lms_identities_export(user: User) -> list[dict[str, Any]]:
+    """The person's identities on LMS platforms: platform, subject id, name and email given."""
+    return [{"platform": u.registration.issuer, "sub": u.sub, "name": u.name,
+             "given_name": u.given_name, "family_name": u.family_name, "email": u.email}
+            for u in LtiUser.objects.filter(auth_user=user).select_related("registration")
+            .order_by("pk")]
+
+
+def lms_identities_erase(user: User, pseudonym: str) -> int:
+    """Names, email and picture the platform gave go; the subject id stays (an opaque id of
+    the platform's, which keeps the person's grades going to the right gradebook row)."""
+    return LtiUser.objects.filter(auth_user=user).update(
+        name="", given_name="", family_name="", email="", picture_url="")
+
+
 def register() -> None:
     """Register lti's personal data (called from lti's hooks)."""
     personal_data_register(PersonalDataSource("LMS score deliveries", score_deliveries_export,
                                               score_deliveries_erase))
+    personal_data_register(PersonalDataSource("LMS identities", lms_identities_export,
+                                              lms_identities_erase))

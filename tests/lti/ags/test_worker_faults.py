@@ -6,8 +6,8 @@ must never receive a score older than one it already got.
 """
 
 import time
-from typing import cast
 from datetime import datetime
+from typing import cast
 
 import pytest
 from django.contrib.auth.models import User
