@@ -4,10 +4,9 @@ their identities on LMS platforms (from launches and roster reads)."""
 from typing import Any
 
 from django.contrib.auth.models import User
-
-from core.personal_data import PersonalDataSource, personal_data_register
 from lti_tool.models import LtiUser
 
+from core.personal_data import PersonalDataSource, personal_data_register
 from lti.scores_models import ScoreDelivery
 
 
