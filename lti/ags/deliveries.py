@@ -58,19 +58,22 @@ def retry_delay(attempts: int) -> float:
     return float(min(cap, base * 2 ** max(0, attempts - 1)))
 
 
-def _linked_contexts(course_id: int) -> list[LtiContext]:
+def lms_contexts(course_id: int) -> list[LtiContext]:
+    """The LMS contexts linked to the course (one query; usually none or one)."""
     return list(LtiContext.objects.filter(course_link__course_id=course_id)
                 .select_related("deployment"))
 
 
-def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int) -> list[int]:
+def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int,
+                            contexts: list[LtiContext] | None = None) -> list[int]:
     """Store the student's current score on the exercise for every LMS context linked to
-    the course where the student has an LMS identity, and queue its delivery on commit.
+    the course (`contexts`, looked up when None) where the student has an LMS identity, and
+    queue its delivery on commit.
 
     Must run inside the transaction that changed the grade. Returns the delivery ids
-    touched. Two queries when the course has no LMS context.
+    touched. One query when the course has no LMS context.
     """
-    contexts = _linked_contexts(course_id)
+    contexts = lms_contexts(course_id) if contexts is None else contexts
     if not contexts:
         return []
     registrations = {c.deployment.registration_id for c in contexts}

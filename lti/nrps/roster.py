@@ -10,12 +10,14 @@ LtiUser is linked to their account, so their launches and scores find it.
 import logging
 from dataclasses import asdict
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from lti_tool.models import LtiContext, LtiUser
 
 from courses.models import Course, Enrollment
 from courses.roster import RosterDiff, RosterEntry, roster_sync
+from lti.ags.deliveries import score_deliveries_queue_for_student
 from lti.nrps.memberships import Member, memberships_read
 from lti.scores_models import RosterSyncState
 
@@ -54,7 +56,9 @@ def roster_from_platform(*, context: LtiContext, course: Course,
         _adopt_launched_accounts(context=context, course=course, entries=entries)
         diff = roster_sync(course=course, entries=entries,
                            allow_mass_deactivation=allow_mass_deactivation)
-        _link_lti_users(context=context, course=course, members=members)
+        linked = _link_lti_users(context=context, course=course, members=members)
+        for user in linked:  # work done before they had an identity: its scores go now
+            score_deliveries_queue_for_student(course=course, student=user)
     except Exception as exc:
         RosterSyncState.objects.update_or_create(context=context, defaults={
             "synced_at": timezone.now(), "error": str(exc)[:1000], "summary": {}})
@@ -88,13 +92,15 @@ def _adopt_launched_accounts(*, context: LtiContext, course: Course,
 
 
 @transaction.atomic(durable=True)
-def _link_lti_users(*, context: LtiContext, course: Course, members: list[Member]) -> None:
+def _link_lti_users(*, context: LtiContext, course: Course, members: list[Member]) -> list[User]:
     """Each member's LtiUser (created when missing) points at the account enrolled under
-    their sub; one already linked to another account is left alone."""
+    their sub; one already linked to another account is left alone. Returns the accounts
+    linked now."""
     accounts = dict(Enrollment.objects.filter(
         course=course, external_id__in=[m.user_id for m in members])
         .values_list("external_id", "user_id"))
     registration_id = context.deployment.registration_id
+    linked: list[int] = []
     for member in members:
         user_id = accounts.get(member.user_id)
         lti_user, _ = LtiUser.objects.get_or_create(
@@ -105,3 +111,5 @@ def _link_lti_users(*, context: LtiContext, course: Course, members: list[Member
         if user_id is not None and lti_user.auth_user_id is None:
             lti_user.auth_user_id = user_id
             lti_user.save(update_fields=["auth_user"])
+            linked.append(user_id)
+    return list(User.objects.filter(pk__in=linked))

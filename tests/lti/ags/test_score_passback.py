@@ -14,6 +14,7 @@ from grading.deadlines import deadline_set, extension_set
 from grading.overrides import grade_override_create
 from grading.reviews import review_create
 from grading.services import submission_create
+from grading.variant_assignment import variant_for
 from lti.ags.deliveries import score_deliveries_sweep, score_delivery_attempt
 from lti.scores_models import ScoreDelivery
 from tests.lti.ags_setup import platform_link
@@ -258,3 +259,42 @@ def test_a_course_without_an_lms_costs_two_queries(course, alice, bound,
         assert score_deliveries_record(course_id=course.pk, student_id=alice.pk,
                                        exercise_id=bound.exercise_id) == []
 
+
+
+def test_a_regrade_that_changes_a_verdict_sends_the_new_score(link, course, alice, module_05):
+    from grading.checkers.refs import reference_number
+    from grading.models import Submission
+    from grading.regrade import submissions_regrade
+
+    part = Part.objects.select_related("exercise").get(exercise__slug="apply-3-context-value")
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 1e-9, "atol": 0.0})
+    part.refresh_from_db()
+    params = variant_for(student=alice, course=course, exercise=part.exercise).params
+    value = reference_number(part.spec["reference"], params).value
+    submission_create(student=alice, course=course, part=part, raw_answer=f"{value * 1.005:.6f}")
+    _deliver_all()
+    Part.objects.filter(pk=part.pk).update(spec={**part.spec, "rtol": 0.01})
+
+    submissions_regrade(submissions=Submission.objects.filter(part=part))
+    _deliver_all()
+
+    before, after = link.platform.scores_for("sub-alice")
+    assert before.body["scoreGiven"] == 0 and after.body["scoreGiven"] > 0
+    assert after.timestamp > before.timestamp
+
+
+def test_a_prediction_graded_from_its_lab_run_sends_its_score(link, course, alice, module_05,
+                                                              django_capture_on_commit_callbacks):
+    from labs.predictions import lab_run_execute_and_grade
+
+    part = Part.objects.select_related("exercise").get(exercise__slug="predict-alignment-shape",
+                                                       key="shape")
+    with django_capture_on_commit_callbacks():
+        prediction = submission_create(student=alice, course=course, part=part,
+                                       raw_answer="diagonal-with-crossing")
+    assert not ScoreDelivery.objects.exists()  # waiting for its lab run: nothing decided yet
+    lab_run_execute_and_grade(run_id=prediction.lab_runs.get().pk)
+
+    assert _deliver_all() == ["sent"]
+    [score] = link.platform.scores
+    assert score.body["scoreGiven"] > 0 and score.body["gradingProgress"] == "FullyGraded"

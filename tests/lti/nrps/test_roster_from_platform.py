@@ -90,3 +90,19 @@ def test_the_periodic_task_reads_the_roster_and_records_a_platform_failure(link,
     cache.clear()
     assert roster_sync_task(link.context.pk).startswith("failed")
     assert "500" in RosterSyncState.objects.get(context=link.context).error
+
+
+def test_work_done_before_the_roster_linked_a_student_is_sent_once_linked(link, course, module_05):
+    from courses.models import Part
+    from grading.services import submission_create
+    from lti.scores_models import ScoreDelivery
+
+    launched = UserFactory(username="ada-hand", email="ada@uni.example")
+    EnrollmentFactory(user=launched, course=course, external_id="")
+    bound = Part.objects.get(exercise__slug="apply-1-gradient-bound")
+    submission_create(student=launched, course=course, part=bound, raw_answer="1")
+    assert not ScoreDelivery.objects.exists()  # no identity on the platform yet
+
+    roster_from_platform(context=link.context, course=course)  # adopted by email, then linked
+
+    assert ScoreDelivery.objects.get().student == launched
