@@ -87,24 +87,28 @@ def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int
     return [_record_one(context, course, exercise, student_id) for context in contexts]
 
 
+def _score_fields(course: Course, exercise: Exercise, student_id: int) -> dict[str, Any]:
+    score = exercise_score(course=course, student=student_id, exercise=exercise)
+    return {"score_given": score.given, "score_maximum": score.maximum,
+            "activity_progress": score.activity_progress,
+            "grading_progress": score.grading_progress}
+
+
 def _record_one(context: LtiContext, course: Course, exercise: Exercise, student_id: int) -> int:
     delivery = _locked_row(context, course, exercise, student_id)
-    # Read after the lock: a concurrent change to the same student's exercise has committed.
-    score = exercise_score(course=course, student=student_id, exercise=exercise)
-    now = timezone.now()
-    fields: dict[str, Any] = {
-        "score_given": score.given, "score_maximum": score.maximum,
-        "activity_progress": score.activity_progress,
-        "grading_progress": score.grading_progress,
-    }
     if delivery is None:
-        delivery = _create(context, course, exercise, student_id, fields, now)
-        if delivery is not None:
-            task_send_on_commit(DELIVER_TASK, delivery.pk)
-            return delivery.pk
+        created = _create(context, course, exercise, student_id,
+                          _score_fields(course, exercise, student_id), timezone.now())
+        if created is not None:
+            task_send_on_commit(DELIVER_TASK, created.pk)
+            return created.pk
+        # A concurrent transaction created it: wait for its lock, then score afresh.
         delivery = _locked_row(context, course, exercise, student_id)
         if delivery is None:  # created and deleted meanwhile: nothing sensible to update
             return 0
+    # Scored after the lock: a concurrent change to this student's exercise has committed.
+    fields = _score_fields(course, exercise, student_id)
+    now = timezone.now()
     decided = max(now, delivery.decided_at + timedelta(milliseconds=1))
     update: dict[str, Any] = {**fields, "decided_at": decided, "version": F("version") + 1}
     queue = delivery.state in (State.SENT, State.FAILED)
