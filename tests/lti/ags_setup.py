@@ -62,3 +62,20 @@ def platform_link(server: LmsServer, course: Course, **options: object) -> Platf
     CourseLink.objects.create(context=context, course=course)
     return PlatformLink(platform=platform, registration=registration, context=context,
                         course=course)
+
+
+def lms_rows(course: Course, *, title: str = "LMS course") -> LtiContext:
+    """A platform registration and context linked to `course`, with no server behind it (for
+    tests that only need the rows: pages, privacy)."""
+    registration = LtiRegistration.objects.create(
+        name="LMS", issuer="https://lms.example", client_id=CLIENT_ID,
+        auth_url="https://lms.example/auth", token_url="https://lms.example/token",
+        keyset_url="https://lms.example/jwks")
+    deployment = LtiDeployment.objects.create(registration=registration, deployment_id="d1",
+                                              is_active=True)
+    context = LtiContext.objects.create(
+        deployment=deployment, id_on_platform="c1", title=title[:500],
+        lineitems_url="https://lms.example/c1/lineitems",
+        memberships_url="https://lms.example/c1/memberships")
+    CourseLink.objects.create(context=context, course=course)
+    return context
