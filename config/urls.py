@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("lti/", include("lti.urls")),
     path("", include("ops.urls")),
+    path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

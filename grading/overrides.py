@@ -5,6 +5,7 @@ from django.db import transaction
 from django.http import Http404
 
 from courses.models import Course, Part
+from grading.events import grade_changed_record
 from grading.models import GradeOverride
 from grading.staff import (
     MAX_REASON,
@@ -38,5 +39,8 @@ def grade_override_create(*, course: Course, student_id: int, part_id: int,
     if len(reason) > MAX_REASON:
         raise StaffActionRefused(f"Keep the reason under {MAX_REASON} characters.")
     score = None if points is None else score_from_points(points, part)
-    return GradeOverride.objects.create(course=course, student=student, part=part, score=score,
-                                        reason=reason, created_by=by)
+    override = GradeOverride.objects.create(course=course, student=student, part=part,
+                                            score=score, reason=reason, created_by=by)
+    grade_changed_record(course_id=course.pk, student_id=student.pk,
+                         exercise_id=part.exercise_id, reason="override")
+    return override

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION, grade
+from grading.events import grade_changed_record
 from grading.models import Submission
 from grading.services import penalised
 from grading.variant_assignment import variant_for
@@ -102,6 +103,10 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                 outcome=outcome, score=score, feedback=feedback, misconception=misconception,
                 canonical=canonical[:2000], grader_version=GRADER_VERSION,
                 graded_at=timezone.now())
+            if before != (outcome, score):
+                grade_changed_record(course_id=submission.course_id,
+                                     student_id=submission.student_id,
+                                     exercise_id=part.exercise_id, reason="regrade")
     if before == (outcome, score) and submission.misconception == misconception:
         return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,

@@ -9,6 +9,6 @@ class LtiConfig(AppConfig):
     verbose_name = "LTI 1.3"
 
     def ready(self) -> None:
-        from lti import personal_data  # imports models: only once the registry is ready
+        from lti import hooks_services  # imports models: only once the registry is ready
 
-        personal_data.register()
+        hooks_services.install()

@@ -66,3 +66,9 @@ class UsedNonce(models.Model):
 
     def __str__(self) -> str:
         return f"{self.issuer} {self.nonce}"
+
+
+from lti.scores_models import RosterSyncState, ScoreDelivery  # noqa: E402  (AGS/NRPS records)
+
+__all__ = ["CourseLink", "PlatformFraming", "ResourceTarget", "RosterSyncState",
+           "ScoreDelivery", "UsedNonce"]

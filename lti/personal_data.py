@@ -1,5 +1,6 @@
-"""What the LTI tool holds about a person: the identity each platform sent (name, e-mail,
-picture, the platform's id for them) and their memberships of LMS contexts."""
+"""What lti holds about a person: the identity each platform sent (name, e-mail, picture, the
+platform's id for them), their memberships of LMS contexts, and the scores sent (or to be sent)
+to their LMS gradebook."""
 
 from typing import Any
 
@@ -7,6 +8,7 @@ from django.contrib.auth.models import User
 from lti_tool.models import LtiMembership, LtiUser
 
 from core.personal_data import PersonalDataSource, personal_data_register
+from lti.scores_models import ScoreDelivery
 
 
 def lti_identities_export(user: User) -> list[dict[str, Any]]:
@@ -43,7 +45,25 @@ def lti_identities_erase(user: User, pseudonym: str) -> int:
     return changed
 
 
+def score_deliveries_export(user: User) -> list[dict[str, Any]]:
+    """Each exercise score kept for the LMS: value, when decided, delivery state."""
+    rows = (ScoreDelivery.objects.filter(student=user).select_related("course", "exercise")
+            .order_by("pk"))
+    return [{"course": d.course.slug, "exercise": d.exercise.slug, "score": d.score_given,
+             "out_of": d.score_maximum, "decided_at": d.decided_at.isoformat(),
+             "state": d.state, "sent_at": d.sent_at.isoformat() if d.sent_at else None}
+            for d in rows]
+
+
+def score_deliveries_erase(user: User, pseudonym: str) -> int:
+    """The delivery records go (the LMS keeps its own gradebook; ours is in grading)."""
+    deleted, _ = ScoreDelivery.objects.filter(student=user).delete()
+    return deleted
+
+
 def register() -> None:
-    """Register the LTI tool's personal data (called from the app's ready())."""
+    """Register lti's personal data (called from lti's hooks at ready())."""
     personal_data_register(PersonalDataSource("lti identities", lti_identities_export,
                                               lti_identities_erase))
+    personal_data_register(PersonalDataSource("LMS score deliveries", score_deliveries_export,
+                                              score_deliveries_erase))

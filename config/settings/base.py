@@ -178,6 +178,9 @@ CELERY_BEAT_SCHEDULE = {
     "apply-retention": {"task": "privacy.tasks.retention_apply_task", "schedule": 24 * 3600.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
+    "sweep-lti-scores": {"task": "lti.ags.tasks.score_deliveries_sweep_task", "schedule": 60.0},
+    "sync-lti-rosters": {"task": "lti.nrps.tasks.rosters_sync_task",
+                         "schedule": env.float("LTI_ROSTER_SYNC_SECONDS", default=6 * 3600.0)},
 }
 # A submission still pending this long was abandoned by a crash and is graded by the sweep.
 SUBMISSION_RECOVERY_SECONDS = env.int("SUBMISSION_RECOVERY_SECONDS", default=120)

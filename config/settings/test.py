@@ -41,7 +41,15 @@ CELERY_BEAT_SCHEDULE = {
                                       "schedule": 2.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 2.0},
+    "sweep-lti-scores": {"task": "lti.ags.tasks.score_deliveries_sweep_task", "schedule": 1.0},
 }
 
 # The LMS of the LTI tests serves its keyset over plain HTTP on 127.0.0.1.
 LTI_ALLOW_HTTP_KEYSET = True
+# LTI grade passback: quick retries and leases so the fault tests finish in seconds.
+LTI_HTTP_TIMEOUT = 1.0
+LTI_SCORE_RETRY_BASE_SECONDS = 0.2
+LTI_SCORE_RETRY_MAX_SECONDS = 1.0
+LTI_SCORE_LEASE_SECONDS = 4.0
+LTI_SCORE_SWEEP_GRACE_SECONDS = 2.0
+LTI_SCORE_MAX_ATTEMPTS = 60

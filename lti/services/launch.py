@@ -15,6 +15,7 @@ from lti_tool.utils import sync_data_from_launch
 
 from courses.models import Course, Enrollment, Module
 from courses.services import course_create, enrollment_set
+from lti.ags.deliveries import score_deliveries_queue_for_student
 from lti.models import CourseLink, ResourceTarget
 from lti.roles import course_role
 
@@ -48,9 +49,10 @@ def _username(lti_user: LtiUser) -> str:
     return f"lti-{digest[:20]}"
 
 
-def _account(lti_user: LtiUser) -> User:
-    """The account of (issuer, sub): created on the first launch, never found by e-mail;
-    name and e-mail follow the platform's claims."""
+def _account(lti_user: LtiUser) -> tuple[User, bool]:
+    """The account of (issuer, sub), and whether this launch linked it to the identity:
+    created on the first launch, never found by e-mail; name and e-mail follow the platform's
+    claims."""
     user = lti_user.auth_user
     given, family = lti_user.given_name, lti_user.family_name
     if not (given or family) and lti_user.name:
@@ -60,13 +62,14 @@ def _account(lti_user: LtiUser) -> User:
         user = User(username=_username(lti_user))
         user.set_unusable_password()
     elif (user.first_name, user.last_name, user.email) == claims:
-        return user
+        return user, False
     user.first_name, user.last_name, user.email = claims
     user.save()
-    if lti_user.auth_user_id != user.pk:
+    linked = lti_user.auth_user_id != user.pk
+    if linked:
         lti_user.auth_user = user
         lti_user.save(update_fields=["auth_user"])
-    return user
+    return user, linked
 
 
 def _course_slug(context: LtiContext) -> str:
@@ -124,7 +127,7 @@ def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
     sync_data_from_launch(launch)
     lti_user = LtiUser.objects.select_related("registration", "auth_user").get(
         registration=launch.registration, sub=launch.get_claim("sub"))
-    user = _account(lti_user)
+    user, linked = _account(lti_user)
     role = course_role(launch.roles_claim or [])
     context = launch.context
     course = _course(context, role)
@@ -134,6 +137,10 @@ def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
             # The LMS's id for the person: what an NRPS roster lists them by.
             enrollment.external_id = lti_user.sub[:200]
             enrollment.save(update_fields=["external_id"])
+        if linked and role != Enrollment.Role.INSTRUCTOR:
+            # Work done before the LMS knew the person (e.g. enrolled by hand) goes to its
+            # gradebook now that there is an identity to send it for.
+            score_deliveries_queue_for_student(course=course, student=user)
     target = None
     if launch.is_resource_launch:
         target = _target(launch, launch.resource_link)

@@ -254,8 +254,8 @@ class Platform:
                           accept_types={"ltiResourceLink"})
         else:
             launch.set_resource_link_claim(spec.resource_link_id, title=spec.resource_link_title)
-        launch.set_ags(f"{self.issuer}/courses/{spec.context_id}/lineitems")
-        launch.set_nrps(f"{self.issuer}/courses/{spec.context_id}/memberships")
+        launch.set_ags(f"{self.issuer}/contexts/{spec.context_id}/lineitems")
+        launch.set_nrps(f"{self.issuer}/contexts/{spec.context_id}/memberships")
         launch.set_launch_presentation_claim("iframe", f"{self.issuer}/course/return")
         response: LmsResponse = launch.lti_launch()
         return response
