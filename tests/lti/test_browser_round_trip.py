@@ -2,27 +2,37 @@
 clicks the activity in the LMS (lti1p3platform on a real HTTP server), goes through the
 tool's OIDC login (with pylti1p3's cookie check), the platform's authorisation and the signed
 launch, arrives signed in on the exercise the resource link points to, answers it and sees the
-graded feedback."""
+graded feedback; a real Celery worker then sends the score, which the platform's score endpoint
+(its AGS service on the same server) receives exactly once with the right values."""
 
 import os
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in this thread
 
+import time
+
 import pytest
+from lti_tool.models import Key
 from playwright.sync_api import Page, expect
 
 from courses.models import Exercise, Part
 from grading.models import Submission
 from grading.variant_assignment import variant_for
 from lti.models import CourseLink
+from lti.scores_models import ScoreDelivery
 from tests.browser.conftest import browser_type_launch_args  # noqa: F401 (Debian's Chromium)
 from tests.lti.platform import INSTRUCTOR, LEARNER, LaunchSpec, Platform
+from tests.lti.platform_services import PlatformServices
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def test_student_launched_from_the_lms_answers_the_linked_exercise(page: Page,
-                                                                    platform: Platform):
+def test_student_launched_from_the_lms_answers_and_the_score_reaches_its_gradebook_once(
+        page: Page, platform: Platform, celery_worker):
+    keyset = Key.objects.all().as_jwks()
+    services = PlatformServices(platform.server, client_id=platform.client_id,
+                                jwks=lambda: keyset, context_id=LaunchSpec("x", []).context_id)
     platform.launch_over_http(LaunchSpec("teacher-1", [INSTRUCTOR], name="Ingrid Teach"))
     course = CourseLink.objects.get().course
     exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
@@ -47,6 +57,20 @@ def test_student_launched_from_the_lms_answers_the_linked_exercise(page: Page,
     submission = Submission.objects.get(student=student, part=box_part)
     assert (submission.outcome, student.first_name, student.email) == (
         "correct", "Sam", "sam@uni.example")
+
+    wait_for(lambda: len(services.scores) >= 1, timeout=60, interval=0.1)
+    time.sleep(1.5)  # room for a duplicate to show up, had the tool sent one
+    [score] = services.scores
+    [line_item] = services.line_items.values()  # created on demand: deep linking made none
+    total = sum(p.points for p in exercise.parts.all())
+    assert (line_item["resourceId"], line_item["scoreMaximum"]) == (str(exercise.uuid), total)
+    assert score.user_id == "student-7"
+    assert score.body["scoreGiven"] == pytest.approx(box_part.points)
+    assert score.body["scoreMaximum"] == pytest.approx(total)
+    assert score.body["gradingProgress"] == "FullyGraded"
+    delivery = ScoreDelivery.objects.get(student=student)
+    assert delivery.state == "sent" and score.timestamp == delivery.decided_at
+    assert services.token_requests == 1 and not services.assertion_errors
 
 
 def _course_page_with_the_tool(server, launch_url: str) -> str:
