@@ -6,6 +6,7 @@ from django.http import Http404
 
 from courses.models import Course, Part
 from grading.models import GradeOverride
+from grading.progress import progress_refresh
 from grading.staff import (
     MAX_REASON,
     STAFF_ROLES,
@@ -38,5 +39,7 @@ def grade_override_create(*, course: Course, student_id: int, part_id: int,
     if len(reason) > MAX_REASON:
         raise StaffActionRefused(f"Keep the reason under {MAX_REASON} characters.")
     score = None if points is None else score_from_points(points, part)
-    return GradeOverride.objects.create(course=course, student=student, part=part, score=score,
-                                        reason=reason, created_by=by)
+    override = GradeOverride.objects.create(course=course, student=student, part=part,
+                                            score=score, reason=reason, created_by=by)
+    progress_refresh(course_id=course.pk, student_id=student.pk, part_id=part.pk)
+    return override

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION, grade
 from grading.models import Submission
+from grading.progress import progress_refresh
 from grading.services import penalised
 from grading.variant_assignment import variant_for
 
@@ -102,6 +103,8 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                 outcome=outcome, score=score, feedback=feedback, misconception=misconception,
                 canonical=canonical[:2000], grader_version=GRADER_VERSION,
                 graded_at=timezone.now())
+            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                             part_id=part.pk)
     if before == (outcome, score) and submission.misconception == misconception:
         return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,
