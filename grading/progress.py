@@ -116,13 +116,15 @@ def _student_totals(course_id: int, student_ids: Iterable[int] | None) -> Iterat
         rows = rows.filter(student_id__in=list(student_ids))
     active = _active_parts().filter(pk=OuterRef("part_id"))
     counted = Q(Exists(active))
+    # Points and parts solved count the active parts (the gradebook's columns); attempts,
+    # answers awaiting review and the last activity every part, as the gradebook rows do.
     grouped = rows.values("student_id").annotate(
         total=Coalesce(Sum(F("best_score") * F("part__points"), filter=counted,
                            output_field=FloatField()), Value(0.0)),
-        attempts_sum=Coalesce(Sum("attempts", filter=counted), Value(0)),
+        attempts_sum=Coalesce(Sum("attempts"), Value(0)),
         parts_solved=Count("id", filter=counted & Q(correct=True)),
-        review_sum=Coalesce(Sum("awaiting_review", filter=counted), Value(0)),
-        last_activity=Max("last_submitted_at", filter=counted),
+        review_sum=Coalesce(Sum("awaiting_review"), Value(0)),
+        last_activity=Max("last_submitted_at"),
         changed=Max("changed_at"),
     ).order_by()
     for row in grouped:

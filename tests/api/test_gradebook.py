@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from grading.models import Submission
 from grading.services import submission_create
+from tests.factories import progress_sync
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +38,7 @@ def test_updated_since_returns_only_students_graded_since(
     submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
     submission_create(student=bob, course=course, part=numeric_part, raw_answer="0.1")
     Submission.objects.filter(student=alice).update(graded_at=timezone.now() - timedelta(hours=2))
+    progress_sync(course)
     client = key_client(readonly_token)
     since = (timezone.now() - timedelta(hours=1)).isoformat()
     body = client.get(url(course), {"updated_since": since}).json()
