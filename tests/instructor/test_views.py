@@ -20,7 +20,7 @@ from tests.instructor.conftest import build_class
 #: Page name -> queries it makes (session, user, access included); the same for 5 and 200.
 PAGES = {
     "overview": 7,
-    "matrix": 7,
+    "matrix": 9,
     "statistics": 9,
     "part": 12,
     "misconceptions": 7,
