@@ -21,7 +21,7 @@ from tests.instructor.conftest import build_class
 PAGES = {
     "overview": 8,
     "matrix": 9,
-    "statistics": 9,
+    "statistics": 8,
     "part": 12,
     "misconceptions": 7,
     "labs": 10,
