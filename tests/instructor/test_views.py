@@ -23,7 +23,7 @@ PAGES = {
     "matrix": 9,
     "statistics": 8,
     "part": 12,
-    "misconceptions": 7,
+    "misconceptions": 9,
     "labs": 10,
     "student": 15,
     "reviews": 6,
