@@ -65,9 +65,12 @@ def _apply_override(values: dict[str, Any], override: tuple[float | None, dateti
 def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
     """Recompute the (student, part) row from its submissions and overrides and store it.
 
-    Five queries however many answers the student gave (aggregates over the (course, part,
-    student) index). Call it inside the transaction that changed a verdict.
+    Five queries however many answers the student gave (the row locked, aggregates over the
+    (course, part, student) index, the latest override, the update). Call it inside the transaction that changed a verdict.
     """
+    # Lock the row first: under READ COMMITTED the aggregates below then see every answer
+    # committed by a concurrent refresh of the same row, which cannot overwrite ours.
+    row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
     mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
     first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
                      .order_by("id").values("id")[:1])
@@ -99,8 +102,9 @@ def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> P
         "last_wrong_misconception": wrong[1] if wrong else "",
     }
     _apply_override(values, override)
-    row, _ = PartProgress.objects.update_or_create(
-        course_id=course_id, student_id=student_id, part_id=part_id, defaults=values)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.save(update_fields=list(values))
     return row
 
 
@@ -135,10 +139,14 @@ def _student_totals(course_id: int, student_ids: Iterable[int] | None) -> Iterat
 
 
 def student_progress_refresh(*, course_id: int, student_id: int) -> None:
-    """Recompute the student's course totals from their PartProgress rows (two queries)."""
-    for sid, values in _student_totals(course_id, [student_id]):
-        StudentProgress.objects.update_or_create(course_id=course_id, student_id=sid,
-                                                 defaults=values)
+    """Recompute the student's course totals from their PartProgress rows, the totals row
+    locked first (so concurrent refreshes of two parts add up). Three queries."""
+    row, _ = StudentProgress.objects.select_for_update().get_or_create(
+        course_id=course_id, student_id=student_id)
+    for _sid, values in _student_totals(course_id, [student_id]):
+        for name, value in values.items():
+            setattr(row, name, value)
+        row.save(update_fields=list(values))
 
 
 def progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
