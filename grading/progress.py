@@ -66,7 +66,8 @@ def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> P
     """Recompute the (student, part) row from its submissions and overrides and store it.
 
     Five queries however many answers the student gave (the row locked, aggregates over the
-    (course, part, student) index, the latest override, the update). Call it inside the transaction that changed a verdict.
+    (course, part, student) index, the latest override, the update). Call it inside the
+    transaction that changed a verdict.
     """
     # Lock the row first: under READ COMMITTED the aggregates below then see every answer
     # committed by a concurrent refresh of the same row, which cannot overwrite ours.
