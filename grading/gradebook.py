@@ -199,7 +199,8 @@ def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]]) -> li
 
 def gradebook(
     *, course: Course, updated_since: datetime | None = None, student: User | None = None,
-    group: str | None = None, search: str | None = None,
+    group: str | None = None, search: str | None = None, after: int | None = None,
+    limit: int | None = None,
 ) -> Gradebook:
     """The course's gradebook: active students, their best score and attempts per part.
 
@@ -208,9 +209,16 @@ def gradebook(
     substring of the username, first or last name) narrow the rows. Rows are ordered by
     last name, first name, username. Three queries in all, whatever the size of the class:
     the cells are the kept progress rows (grading/progress.py), not the submissions.
+
+    With `limit`, one keyset page instead: at most `limit` students with an id above
+    `after` (if given), ordered by id, so pages stay stable while answers come in.
     """
     enrollments = gradebook_students(course=course, updated_since=updated_since,
                                      student=student, group=group, search=search)
+    if limit is not None:
+        if after is not None:
+            enrollments = enrollments.filter(user_id__gt=after)
+        enrollments = enrollments.order_by("user_id")[:limit]
     columns = gradebook_columns(course=course)
     rows = gradebook_rows(course=course, students=enrollments.values_list(*ROW_COLUMNS))
     return Gradebook(course=course, columns=columns, rows=rows)
