@@ -242,7 +242,10 @@ def class_progress(
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     enrollments = gradebook_students(course=course, group=group or None, search=search or None)
     ordered = _annotated(enrollments, course, sort).order_by(*_order(sort, descending))
-    shown = Paginator(ordered.values_list(*ROW_COLUMNS), per_page).get_page(page)
+    paginator = Paginator(ordered.values_list(*ROW_COLUMNS), per_page)
+    # Counted without the sort's joins (Paginator.count is a cached property).
+    paginator.__dict__["count"] = enrollments.count()
+    shown = paginator.get_page(page)
     rows = gradebook_rows(course=course, students=list(shown))
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")
