@@ -53,6 +53,13 @@ class Submission(models.Model):
             models.Index(fields=["course", "id"], name="submission_course_keyset"),
             models.Index(fields=["student", "part", "answer_key"],
                          name="submission_repeat_check"),
+            # Small partial indexes for the pages that read answers by kind: the review queue
+            # and the misconception counts (only the rows they read are indexed).
+            models.Index(fields=["course", "created_at", "id"], name="submission_to_review",
+                         condition=models.Q(outcome="review")),
+            models.Index(fields=["course", "misconception", "part", "student"],
+                         name="submission_tagged",
+                         condition=models.Q(counts_as_attempt=True) & ~models.Q(misconception="")),
         ]
 
     def __str__(self) -> str:
