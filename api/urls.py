@@ -5,7 +5,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import api.fields  # noqa: F401 (registers the <id:...> converter)
 from api.errors import not_found_view
-from api.resources import api_keys, courses, gradebook, lab_runs, roster, submissions, webhooks
+from api.resources import (
+    api_keys,
+    courses,
+    gradebook,
+    lab_runs,
+    lms_sync,
+    roster,
+    submissions,
+    webhooks,
+)
 
 COURSE = "courses/<slug:course_slug>/"
 
@@ -39,5 +48,6 @@ urlpatterns = [
          name="api-gradebook-student"),
     path(COURSE + "lab-runs/", lab_runs.LabRunListApi.as_view(), name="api-lab-runs"),
     path(COURSE + "lab-runs/<uuid:run_id>/", lab_runs.LabRunDetailApi.as_view(), name="api-lab-run"),
+    path(COURSE + "lms-sync/", lms_sync.LmsSyncApi.as_view(), name="api-lms-sync"),
     re_path(r"^.*$", not_found_view),
 ]

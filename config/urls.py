@@ -10,7 +10,9 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
+    path("lti/", include("lti.urls")),
     path("", include("ops.urls")),
+    path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise
+from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
 
@@ -89,12 +90,16 @@ def extension_set(*, course: Course, exercise_id: int, student_id: int,
     require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
     exercise = course_exercise(course, exercise_id)
     student = course_student(course, student_id)
+    extension: DeadlineExtension | None = None
     if due_at is None:
         DeadlineExtension.objects.filter(course=course, exercise=exercise,
                                          student=student).delete()
-        return None
-    extension, _ = DeadlineExtension.objects.update_or_create(
-        course=course, exercise=exercise, student=student,
-        defaults={"due_at": _aware(due_at), "reason": reason.strip()[:MAX_REASON],
-                  "granted_by": by})
+    else:
+        extension, _ = DeadlineExtension.objects.update_or_create(
+            course=course, exercise=exercise, student=student,
+            defaults={"due_at": _aware(due_at), "reason": reason.strip()[:MAX_REASON],
+                      "granted_by": by})
+    # Whether the exercise is open to the student changed: the LMS hears of it.
+    grade_changed_record(course_id=course.pk, student_id=student.pk, exercise_id=exercise.pk,
+                         reason="extension")
     return extension

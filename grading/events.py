@@ -1,4 +1,5 @@
-"""The event grading emits: "submission.graded", with the payload receivers get."""
+"""The events grading emits: "submission.graded" and "grade.changed", with the payloads
+receivers get."""
 
 from typing import Any
 
@@ -7,6 +8,9 @@ from events.outbox import event_record
 from grading.models import Submission
 
 SUBMISSION_GRADED = "submission.graded"
+#: A student's grade on an exercise changed without a newly graded answer: an override, a
+#: regrade, an answer waiting for review, an extension that re-opens the exercise.
+GRADE_CHANGED = "grade.changed"
 
 
 def submission_graded_record(submission: Submission) -> None:
@@ -39,3 +43,13 @@ def submission_graded_payload(submission_id: int) -> dict[str, Any]:
         "created_at": s.created_at.isoformat(),
         "graded_at": s.graded_at.isoformat() if s.graded_at else None,
     }
+
+
+def grade_changed_record(*, course_id: int, student_id: int, exercise_id: int,
+                         reason: str) -> None:
+    """Record that the student's grade on the exercise changed (`reason`: "override",
+    "regrade", "review-pending", "extension"); call it inside the transaction that stores the
+    change."""
+    event_record(name=GRADE_CHANGED, course_id=course_id, subject_id=student_id,
+                 payload=lambda: {"course_id": course_id, "student_id": student_id,
+                                  "exercise_id": exercise_id, "reason": reason})

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION, grade
+from grading.events import grade_changed_record
 from grading.models import Submission
 from grading.progress import progress_refresh
 from grading.services import penalised
@@ -105,6 +106,10 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                 graded_at=timezone.now())
             progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
                              part_id=part.pk)
+            if before != (outcome, score):
+                grade_changed_record(course_id=submission.course_id,
+                                     student_id=submission.student_id,
+                                     exercise_id=part.exercise_id, reason="regrade")
     if before == (outcome, score) and submission.misconception == misconception:
         return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,

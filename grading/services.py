@@ -18,7 +18,7 @@ from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.deadlines import deadline_for
-from grading.events import submission_graded_record
+from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
 from grading.progress import answer_digest, progress_for_update, progress_refresh
@@ -214,4 +214,8 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
                          part_id=submission.part_id)
         if outcome in GRADED:  # the webhook outbox row commits with the grade
             submission_graded_record(submission)
+        elif outcome == Submission.Outcome.REVIEW:  # the LMS shows it awaits a person
+            grade_changed_record(course_id=submission.course_id,
+                                 student_id=submission.student_id,
+                                 exercise_id=submission.part.exercise_id, reason="review-pending")
     return submission

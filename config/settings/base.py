@@ -4,6 +4,8 @@ from pathlib import Path
 
 import environ
 
+from config.settings.database import connection_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -36,6 +38,8 @@ INSTALLED_APPS = [
     "demo",
     "privacy",
     "backups",
+    "lti_tool",
+    "lti",
 ]
 
 MIDDLEWARE = [
@@ -47,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # After X-Frame-Options so it sees responses first: LTI pages get CSP frame-ancestors.
+    "lti.middleware.FrameAncestorsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -71,16 +77,10 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Persistent connections, for web requests and (through config/celery.py) for Celery tasks:
-# a new PostgreSQL connection per task cost more than a whole lab simulation.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A web server and a worker write to the same file: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
-    )
+# Persistent connections (CONN_MAX_AGE, default 60 s) for web requests and (through
+# config/celery.py) for Celery tasks: a new PostgreSQL connection per task cost more than a
+# whole lab simulation. Or a psycopg pool per process (DB_POOL); see config/settings/database.py.
+DATABASES["default"] = connection_settings(DATABASES["default"], env)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -155,7 +155,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How many tasks a worker process reserves beyond the one it runs (1: none waits behind a
+# long lab run while another process is idle); concurrency: processes per worker (default:
+# the host's cores; `celery worker -c N` overrides both).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=1)
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=None)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
@@ -168,11 +172,15 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-webhook-outbox": {"task": "events.tasks.webhook_outbox_sweep_task", "schedule": 60.0},
     "prune-idempotency-keys": {"task": "api.tasks.idempotency_records_prune_task",
                                "schedule": 3600.0},
+    "prune-lti-nonces": {"task": "lti.tasks.used_nonces_prune_task", "schedule": 3600.0},
     "recover-abandoned-predictions": {"task": "labs.tasks.predictions_recover_task",
                                       "schedule": 60.0},
     "apply-retention": {"task": "privacy.tasks.retention_apply_task", "schedule": 24 * 3600.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
+    "sweep-lti-scores": {"task": "lti.ags.tasks.score_deliveries_sweep_task", "schedule": 60.0},
+    "sync-lti-rosters": {"task": "lti.nrps.tasks.rosters_sync_task",
+                         "schedule": env.float("LTI_ROSTER_SYNC_SECONDS", default=6 * 3600.0)},
 }
 # A submission still pending this long was abandoned by a crash and is graded by the sweep.
 SUBMISSION_RECOVERY_SECONDS = env.int("SUBMISSION_RECOVERY_SECONDS", default=120)
@@ -243,6 +251,16 @@ WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
 # Private and loopback webhook URLs are refused (SSRF) unless this is on (development, tests).
 WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=False)
+
+# LTI 1.3 tool (lti/): the module an LMS course becomes on an instructor's first launch; how
+# long a platform's keyset is cached (an unknown key id fetches it again at once); how long a
+# used nonce is remembered (longer than any id_token lives); the timeout of calls to platforms.
+# Platform keysets are fetched over HTTPS only unless LTI_ALLOW_HTTP_KEYSET (tests).
+LTI_MODULE_SLUG = env("LTI_MODULE_SLUG", default="module-05")
+LTI_KEYSET_CACHE_SECONDS = env.int("LTI_KEYSET_CACHE_SECONDS", default=3600)
+LTI_NONCE_TTL_SECONDS = env.int("LTI_NONCE_TTL_SECONDS", default=24 * 3600)
+LTI_HTTP_TIMEOUT_SECONDS = env.float("LTI_HTTP_TIMEOUT_SECONDS", default=5.0)
+LTI_ALLOW_HTTP_KEYSET = env.bool("LTI_ALLOW_HTTP_KEYSET", default=False)
 
 # Operations (config/settings/operations.py): health checks, Prometheus metrics, structured
 # logs (LOGGING) and sign-in throttling with django-axes.

@@ -12,3 +12,10 @@ SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# The LMS shows the tool in an iframe on its own site: the session and CSRF cookies must be
+# sent in that third-party context, which browsers allow only for SameSite=None; Secure.
+if SESSION_COOKIE_SECURE:
+    SESSION_COOKIE_SAMESITE = "None"
+if CSRF_COOKIE_SECURE:
+    CSRF_COOKIE_SAMESITE = "None"

@@ -24,7 +24,8 @@ STORAGES = {
 
 # Tests close connections after each request/task so the test database can be dropped at the
 # end; the queue benchmark gives its workers persistent connections through the environment.
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "0"))
+if "pool" not in DATABASES["default"].get("OPTIONS", {}):  # a pool needs CONN_MAX_AGE 0
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{TEST_SESSION}.sqlite3")}
 
@@ -40,4 +41,15 @@ CELERY_BEAT_SCHEDULE = {
                                       "schedule": 2.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 2.0},
+    "sweep-lti-scores": {"task": "lti.ags.tasks.score_deliveries_sweep_task", "schedule": 1.0},
 }
+
+# The LMS of the LTI tests serves its keyset over plain HTTP on 127.0.0.1.
+LTI_ALLOW_HTTP_KEYSET = True
+# LTI grade passback: quick retries and leases so the fault tests finish in seconds.
+LTI_HTTP_TIMEOUT = 1.0
+LTI_SCORE_RETRY_BASE_SECONDS = 0.2
+LTI_SCORE_RETRY_MAX_SECONDS = 1.0
+LTI_SCORE_LEASE_SECONDS = 4.0
+LTI_SCORE_SWEEP_GRACE_SECONDS = 2.0
+LTI_SCORE_MAX_ATTEMPTS = 60

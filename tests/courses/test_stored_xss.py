@@ -18,6 +18,7 @@ from django.test import Client
 from django.test.signals import template_rendered
 from django.urls import reverse
 from django.utils import timezone
+from lti_tool.models import LtiUser
 
 from courses.models import Course, Enrollment, Exercise, Lab, Part
 from grading.deadlines import extension_set
@@ -26,7 +27,10 @@ from grading.overrides import grade_override_create
 from grading.reviews import review_create
 from grading.services import submission_create
 from labs.models import LabRun
+from lti.scores_models import RosterSyncState, ScoreDelivery
 from tests.factories import EnrollmentFactory, UserFactory
+from tests.lti.ags_setup import lms_rows
+from tests.lti.xss_pages import lti_page_problems
 from tests.xss import PAYLOADS, executable_markup
 
 pytestmark = pytest.mark.django_db
@@ -78,10 +82,13 @@ def world(course: Course, irene: User) -> dict:
     course.save()
     exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
     lab = Lab.objects.get(slug="vanishing-gradient")
+    lms = lms_rows(course, title=PAYLOADS[1])  # scores for an LMS: the LMS sync page
     students = []
     for index, payload in enumerate(PAYLOADS):
         student = cast(User, UserFactory(username=f"x{index}", first_name=payload[:150],
                                          last_name=payload[-150:]))
+        LtiUser.objects.create(registration=lms.deployment.registration, sub=f"s{index}",
+                               auth_user=student, name=payload[:500])
         EnrollmentFactory(user=student, course=course, role=Enrollment.Role.STUDENT,
                           group=payload[:50])
         students.append(student)
@@ -107,6 +114,8 @@ def world(course: Course, irene: User) -> dict:
                               params={"sigmas": payload, payload[:40]: payload},
                               params_key=f"k{index}", seed=index,
                               status=LabRun.Status.FAILED, error=payload)
+        ScoreDelivery.objects.filter(student=student).update(state="failed", last_error=payload)
+    RosterSyncState.objects.create(context=lms, error=PAYLOADS[2], summary={PAYLOADS[3]: 1})
     return {"students": students, "lab": lab}
 
 
@@ -123,7 +132,7 @@ def _check(client: Client, url: str, method: str = "get", headers: dict | None =
 def _staff_pages(course: Course, world: dict) -> list[str]:
     dash = f"/courses/{course.slug}/dashboard/"
     pages = [dash, f"{dash}progress/", f"{dash}statistics/", f"{dash}misconceptions/",
-             f"{dash}labs/", f"{dash}deadlines/"]
+             f"{dash}labs/", f"{dash}deadlines/", f"{dash}lms/", f"{dash}lms/?state=failed"]
     for payload in PAYLOADS[:8]:
         pages += [f"{dash}progress/?q={quote(payload)}&group={quote(payload[:50])}&sort=x",
                   f"{dash}statistics/?group={quote(payload[:50])}",
@@ -171,6 +180,9 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
             problems += _check(client, reverse("lab-run", args=[course.slug, run.uuid]))
         problems += _check(client, reverse("lab", args=[course.slug, world["lab"].slug]))
     problems += _privacy_pages(client, world)
+    client.force_login(cast(User, UserFactory(username="lti-admin", is_staff=True,
+                                             is_superuser=True)))
+    problems += lti_page_problems(admin=client, course=course)
     _RAN.add("stored")
     assert problems == []
 
@@ -192,6 +204,7 @@ def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
                                    f"&b={quote(payload)}&row={quote(payload)}")
         problems += _check(client, f"/courses/{quote(payload, safe='')}/")
         problems += _check(client, f"/courses/{course.slug}/dashboard/?q={quote(payload)}")
+        problems += _check(client, f"/courses/{course.slug}/dashboard/lms/?state={quote(payload)}")
     anonymous = Client(raise_request_exception=False)
     for payload in PAYLOADS:
         problems += _check(anonymous, reverse("login"), "post", username=payload, password="x")

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
+from lti_tool.models import LtiContext, LtiDeployment, LtiRegistration, LtiUser
 from rest_framework.test import APIClient
 
 from api.keys import api_key_create
@@ -29,6 +30,8 @@ from grading.reviews import review_create
 from grading.services import submission_create
 from labs.predictions import lab_run_execute_and_grade
 from labs.services import lab_run_request
+from lti.models import CourseLink
+from lti.scores_models import ScoreDelivery
 from privacy.erasure import ErasureRefused, personal_data_erase
 from privacy.export import personal_data_export
 from privacy.models import ErasureRecord
@@ -74,6 +77,7 @@ def student_with_history(settings, course, irene, bob, django_capture_on_commit_
     student = User.objects.get(enrollments__external_id=EXTERNAL)
     User.objects.filter(pk=student.pk).update(username=USERNAME)
     student.refresh_from_db()
+    _lms_identity(course, student)  # so that grade passback keeps scores for the LMS too
     bound = Part.objects.get(exercise__slug="apply-1-gradient-bound", key="bound")
     extend = Part.objects.get(exercise__slug="extend-bottleneck")
     shape = Part.objects.get(exercise__slug="predict-alignment-shape", key="shape")
@@ -105,7 +109,23 @@ def student_with_history(settings, course, irene, bob, django_capture_on_commit_
     signed_out = APIClient()  # a failed sign-in under their username (django-axes records it)
     signed_out.post("/accounts/login/", {"username": USERNAME, "password": "wrong"},
                     format="multipart")
+    assert ScoreDelivery.objects.filter(student=student).exists()
+    ScoreDelivery.objects.filter(student=student).update(
+        state="failed", last_error=f"400: {FIRST} {LAST} is not enrolled")
     return student
+
+
+def _lms_identity(course, student) -> None:
+    """The student's identity on an LMS linked to the course, named by the platform."""
+    registration = LtiRegistration.objects.create(
+        name="LMS", issuer="https://lms.example", client_id="tool", auth_url="https://lms.example/a",
+        token_url="https://lms.example/t", keyset_url="https://lms.example/k")
+    deployment = LtiDeployment.objects.create(registration=registration, deployment_id="d1")
+    context = LtiContext.objects.create(deployment=deployment, id_on_platform="c1",
+                                        lineitems_url="https://lms.example/c1/lineitems")
+    CourseLink.objects.create(context=context, course=course)
+    LtiUser.objects.create(registration=registration, sub="lms-sub-1", auth_user=student,
+                           name=f"{FIRST} {LAST}", given_name=FIRST, family_name=LAST, email=EMAIL)
 
 
 def test_the_export_holds_everything_about_the_student(student_with_history) -> None:

@@ -1,0 +1,1 @@
+"""Assignment and Grade Services: scores of exercises sent to the LMS gradebook."""

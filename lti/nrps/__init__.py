@@ -1,0 +1,1 @@
+"""Names and Role Provisioning Services: the course roster read from the LMS."""

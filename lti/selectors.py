@@ -1,0 +1,121 @@
+"""Reads of the LTI tool: where a resource link leads, what deep linking offers, the URLs an
+LMS administrator pastes, and which origins may frame the tool."""
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.db.models import Q, Sum
+from django.urls import reverse
+from lti_tool.models import LtiRegistration
+
+from courses.models import Course, Exercise, Lab, Section
+from lti.models import ResourceTarget
+
+
+def target_path(*, course: Course, target: ResourceTarget | None) -> str:
+    """The student page a resource link opens in `course`: the lab's page, or the module page
+    at the exercise or section (the module page when the target is gone or unset)."""
+    module_url = reverse("course-module", kwargs={"course_slug": course.slug})
+    if target is None or target.content_uuid is None:
+        return module_url
+    if target.kind == ResourceTarget.Kind.LAB:
+        lab = Lab.objects.active().filter(uuid=target.content_uuid).only("slug").first()
+        if lab is not None:
+            return reverse("lab", kwargs={"course_slug": course.slug, "lab_slug": lab.slug})
+    elif target.kind == ResourceTarget.Kind.EXERCISE:
+        slug = (Exercise.objects.active().filter(uuid=target.content_uuid)
+                .values_list("slug", flat=True).first())
+        if slug:
+            return f"{module_url}#exercise-{slug}"
+    elif target.kind == ResourceTarget.Kind.SECTION:
+        number = (Section.objects.active().filter(uuid=target.content_uuid)
+                  .values_list("number", flat=True).first())
+        if number:
+            return f"{module_url}#s-{number}"
+    return module_url
+
+
+@dataclass(frozen=True)
+class PickerItem:
+    """One thing an instructor can add to the LMS course: `value` is `kind:uuid`;
+    `points` is the maximum score (exercises only, None otherwise)."""
+
+    kind: str
+    uuid: str
+    title: str
+    points: float | None
+    section: str
+
+    @property
+    def value(self) -> str:
+        return f"{self.kind}:{self.uuid}"
+
+
+def picker_items(*, course: Course) -> list[PickerItem]:
+    """The module's sections, exercises (with their points) and labs, in reading order, in
+    three queries."""
+    module = course.module
+    items: list[PickerItem] = []
+    sections = list(Section.objects.active().filter(module=module).order_by("order"))
+    exercises = (Exercise.objects.active().filter(module=module).select_related("section")
+                 .annotate(points=Sum("parts__points", filter=Q(parts__archived_at__isnull=True)))
+                 .order_by("order"))
+    labs = Lab.objects.active().filter(module=module).select_related("section").order_by("order")
+    by_section: dict[int, list[PickerItem]] = {s.pk: [] for s in sections}
+    for exercise in exercises:
+        by_section.setdefault(exercise.section_id, []).append(PickerItem(
+            ResourceTarget.Kind.EXERCISE, str(exercise.uuid), exercise.title,
+            float(exercise.points or 0), exercise.section.number))
+    for lab in labs:
+        by_section.setdefault(lab.section_id, []).append(PickerItem(
+            ResourceTarget.Kind.LAB, str(lab.uuid), lab.title, None, lab.section.number))
+    for section in sections:
+        items.append(PickerItem(ResourceTarget.Kind.SECTION, str(section.uuid),
+                                f"{section.number} {section.title}", None, section.number))
+        items.extend(by_section.get(section.pk, []))
+    return items
+
+
+@dataclass(frozen=True)
+class ToolUrls:
+    """The URLs an LMS administrator pastes when registering the tool."""
+
+    jwks: str
+    login: str
+    launch: str
+    deep_linking: str
+    redirect_uris: list[str]
+
+
+def tool_urls(*, base_url: str, registration: LtiRegistration | None = None) -> ToolUrls:
+    """The tool's URLs under `base_url` (scheme and host); with a registration, the login
+    URL carrying its uuid (needed when the platform sends no client_id at login)."""
+    base = base_url.rstrip("/")
+    login = (reverse("lti:login", kwargs={"registration_uuid": registration.uuid})
+             if registration is not None else reverse("lti:login-any"))
+    launch = base + reverse("lti:launch")
+    return ToolUrls(jwks=base + reverse("lti:jwks"), login=base + login, launch=launch,
+                    deep_linking=launch, redirect_uris=[launch])
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return None
+
+
+def frame_ancestors() -> list[str]:
+    """Origins allowed to frame the tool's LTI pages: for each active registration, its
+    issuer's and auth URL's origins and the extra origins an admin listed."""
+    origins: set[str] = set()
+    registrations = LtiRegistration.objects.active().select_related("framing")
+    for registration in registrations:
+        for url in (registration.issuer, registration.auth_url):
+            origin = _origin(url)
+            if origin:
+                origins.add(origin)
+        framing = getattr(registration, "framing", None)
+        if framing is not None:
+            origins.update(o for o in (_origin(x) for x in framing.frame_ancestors.split()) if o)
+    return sorted(origins)

@@ -1,0 +1,1 @@
+"""Sync health: what each student's score delivery to the LMS is doing, for instructors."""

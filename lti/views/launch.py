@@ -1,0 +1,77 @@
+"""OIDC login initiation (django-lti's view with our wording) and the launch itself."""
+
+from typing import Any
+
+import jwt
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+from lti_tool.constants import SESSION_KEY
+from lti_tool.views import OIDCLoginInitView
+from pylti1p3.exception import LtiException
+
+from courses.models import Enrollment
+from lti.message_launch import launch_validate
+from lti.rejections import rejection_for
+from lti.selectors import target_path
+from lti.services.launch import ModuleNotInstalled, launch_accept
+from lti.views.responses import rejected
+
+DEEP_LINK_LAUNCH_KEY = "lti-deep-link-launch"
+
+
+class LoginView(OIDCLoginInitView):
+    """Step 1 of a launch: the platform sends the browser here; we send it back to the
+    platform's authorisation URL with a state (cookie) and a nonce. When the browser blocks
+    cookies in the LMS's iframe, pylti1p3's check page offers to open the tool in a new
+    window, where cookies work."""
+
+    main_msg = ("Your browser blocks cookies for this tool inside the course page, so it "
+                "cannot sign you in here. ")
+    click_msg = "Open the tool in a new window."
+    loading_msg = "Opening Module 5..."
+
+
+def _claimed_issuer(id_token: str) -> str:
+    """The issuer a token claims (unverified: for the log line of a refused launch)."""
+    try:
+        claims: dict[str, Any] = jwt.decode(id_token, options={"verify_signature": False})
+    except jwt.PyJWTError:
+        return ""
+    return str(claims.get("iss", ""))[:200]
+
+
+@csrf_exempt  # a cross-site POST from the platform, authenticated by its signed id_token
+@require_POST
+def launch(request: HttpRequest) -> HttpResponse:
+    """Step 2: the platform POSTs the signed id_token. Refused launches get a plain page and
+    a log line; an accepted one signs the person in (account by issuer + sub) and opens what
+    the resource link points to, or the deep-linking picker."""
+    try:
+        lti_launch = launch_validate(request)
+    except LtiException as error:
+        issuer = _claimed_issuer(request.POST.get("id_token", ""))
+        return rejected(request, rejection_for(error, issuer=issuer), issuer=issuer)
+    try:
+        outcome = launch_accept(launch=lti_launch)
+    except ModuleNotInstalled as missing:
+        return render(request, "lti/not_allowed.html", {
+            "status": 503, "title": "Not available yet",
+            "reason": f"This service has no module '{missing}' to make the course from yet. "
+                      "Ask its administrator to load the course content, then launch again."},
+            status=503)
+    login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[SESSION_KEY] = lti_launch.get_launch_id()
+    if lti_launch.is_deep_link_launch:
+        if outcome.role != Enrollment.Role.INSTRUCTOR or outcome.course is None:
+            return render(request, "lti/not_allowed.html", {
+                "reason": "Only the course's instructors can add activities from this tool."},
+                status=403)
+        request.session[DEEP_LINK_LAUNCH_KEY] = lti_launch.get_launch_id()
+        return redirect(reverse("lti:deep-link"))
+    if outcome.course is None:
+        return render(request, "lti/not_set_up.html", {"context": outcome.context})
+    return redirect(target_path(course=outcome.course, target=outcome.target))

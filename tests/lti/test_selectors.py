@@ -1,0 +1,61 @@
+"""Where resource links lead, what the picker offers (in a fixed number of queries), and
+forgetting expired nonces."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from courses.models import Exercise, Lab, Section
+from lti.models import ResourceTarget, UsedNonce
+from lti.selectors import picker_items, target_path
+from lti.services.nonces import used_nonces_prune
+
+pytestmark = pytest.mark.django_db
+
+
+def _target(kind: str, uuid=None) -> ResourceTarget:
+    return ResourceTarget(kind=kind, content_uuid=uuid)
+
+
+def test_targets_open_the_lab_page_or_the_module_at_the_exercise_or_section(course):
+    lab = Lab.objects.get(slug="vanishing-gradient")
+    section = Section.objects.filter(module=course.module).order_by("order").first()
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    module = f"/courses/{course.slug}/"
+
+    assert target_path(course=course, target=_target("lab", lab.uuid)) == (
+        f"{module}labs/vanishing-gradient/")
+    assert target_path(course=course, target=_target("section", section.uuid)) == (
+        f"{module}#s-{section.number}")
+    assert target_path(course=course, target=_target("exercise", exercise.uuid)) == (
+        f"{module}#exercise-apply-1-gradient-bound")
+    assert target_path(course=course, target=_target("module")) == module
+    assert target_path(course=course, target=None) == module
+
+
+def test_a_target_whose_content_was_archived_opens_the_module(course):
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    Exercise.objects.filter(pk=exercise.pk).update(archived_at=timezone.now())
+    assert target_path(course=course, target=_target("exercise", exercise.uuid)) == (
+        f"/courses/{course.slug}/")
+
+
+def test_the_picker_reads_the_module_in_three_queries(course, django_assert_num_queries):
+    with django_assert_num_queries(3):
+        items = picker_items(course=course)
+
+    kinds = [item.kind for item in items]
+    assert kinds[0] == "section"
+    assert kinds.count("exercise") == Exercise.objects.active().filter(
+        module=course.module).count()
+    assert all(item.points and item.points > 0 for item in items if item.kind == "exercise")
+
+
+def test_expired_nonces_are_forgotten():
+    now = timezone.now()
+    UsedNonce.objects.create(issuer="https://lms", nonce="old", expires_at=now - timedelta(1))
+    UsedNonce.objects.create(issuer="https://lms", nonce="new", expires_at=now + timedelta(1))
+
+    assert used_nonces_prune() == 1
+    assert list(UsedNonce.objects.values_list("nonce", flat=True)) == ["new"]
