@@ -6,6 +6,7 @@ from django.db.models import QuerySet
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from api.access import CourseAccess, Level, course_access
@@ -60,3 +61,18 @@ class ApiView(APIView):
         page = paginator.paginate_queryset(queryset, request, view=self)  # type: ignore[arg-type]
         data = serializer_class(page, many=True, context=context or {}).data
         return paginator.get_paginated_response(data)
+
+    def keyset_page(self, request: Request, queryset: QuerySet[Any],
+                    serializer_class: type[serializers.BaseSerializer],
+                    context: dict[str, Any] | None = None) -> Response:
+        """The first `limit` rows of `queryset` (filtered above the cursor and ordered by
+        primary key by the caller), with a `next` link carrying the last key as `after`.
+        Stable under concurrent writes (new rows only ever come after the cursor) and
+        cheap at any depth: no OFFSET, no COUNT (`count` is null)."""
+        limit = self.pagination_class().get_limit(request)
+        rows = list(queryset[:limit])
+        data = serializer_class(rows, many=True, context=context or {}).data
+        next_url = None
+        if len(rows) == limit:
+            next_url = replace_query_param(request.build_absolute_uri(), "after", rows[-1].pk)
+        return Response({"count": None, "next": next_url, "previous": None, "results": data})

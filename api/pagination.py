@@ -1,5 +1,7 @@
 """Pagination of API lists: ?limit=&offset= with a bounded page size; bad values are 400."""
 
+from typing import Any
+
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -32,3 +34,9 @@ class Pagination(LimitOffsetPagination):
 
     def get_offset(self, request: Request) -> int:
         return _whole_number(request, self.offset_query_param, default=0, minimum=0)
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """DRF's page schema, with `count` null on keyset pages (`?after=`: not counted)."""
+        page: dict[str, Any] = super().get_paginated_response_schema(schema)
+        page["properties"]["count"]["nullable"] = True
+        return page

@@ -1,7 +1,8 @@
 """The gradebook: each student's best score per part of a course, aggregated in SQL.
 
-One query for the students, one for the parts, one aggregate over submissions and one for
-grade overrides: the number of queries does not grow with the class. Scores are fractions
+One query for the students, one for the parts and one for their kept progress rows
+(grading/progress.py): the number of queries does not grow with the class, and no
+submission is read. Scores are fractions
 (0..1) of a part's points; `earned` is in points. An instructor's override replaces the
 computed best score of that student and part.
 """
@@ -14,12 +15,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connections
-from django.db.models import CharField, Count, Max, Q, QuerySet
+from django.db.models import CharField, Q, QuerySet
 from django.db.models.functions import Cast
 
-from courses.models import Course, Part
+from courses.models import Course, Enrollment, Part
 from courses.selectors import course_students
-from grading.models import GradeOverride, Submission
+from grading.models import PartProgress, StudentProgress, Submission
 
 #: Outcomes whose score counts toward the gradebook.
 SCORED = Submission.GRADED_OUTCOMES
@@ -136,25 +137,16 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
             for p in parts]
 
 
-def gradebook(
+def gradebook_students(
     *, course: Course, updated_since: datetime | None = None, student: User | None = None,
     group: str | None = None, search: str | None = None,
-) -> Gradebook:
-    """The course's gradebook: active students, their best score and attempts per part.
-
-    `updated_since` keeps only students with a submission graded, or a grade overridden, at
-    or after it (for incremental sync); `student`, `group` and `search` (words, each a
-    substring of the username, first or last name) narrow the rows. Rows are ordered by
-    last name, first name, username. Four queries in all, whatever the size of the class.
-    """
+) -> QuerySet[Enrollment]:
+    """The active student enrolments the gradebook shows, filtered as `gradebook` documents,
+    ordered by last name, first name, username (no query until used)."""
     enrollments = course_students(course=course).order_by(
-        "user__last_name", "user__first_name", "user__username")
-    submissions = Submission.objects.filter(course=course)
-    overrides = GradeOverride.objects.filter(course=course)
+        "user__last_name", "user__first_name", "user__username", "user_id")
     if student is not None:
         enrollments = enrollments.filter(user=student)
-        submissions = submissions.filter(student=student)
-        overrides = overrides.filter(student=student)
     if group:
         enrollments = enrollments.filter(group=group)
     for term in (search or "").split()[:5]:  # every word must match a name or the username
@@ -162,59 +154,89 @@ def gradebook(
             Q(user__username__icontains=term) | Q(user__first_name__icontains=term)
             | Q(user__last_name__icontains=term)
         )
-    if group or search:
-        chosen = enrollments.values("user_id")
-        submissions = submissions.filter(student_id__in=chosen)
-        overrides = overrides.filter(student_id__in=chosen)
     if updated_since is not None:
-        changed = Submission.objects.filter(course=course, graded_at__gte=updated_since)
-        overridden = GradeOverride.objects.filter(course=course, created_at__gte=updated_since)
-        changed_students = Q(user_id__in=changed.values("student_id")) | Q(
-            user_id__in=overridden.values("student_id"))
-        enrollments = enrollments.filter(changed_students)
-        submissions = submissions.filter(
-            Q(student_id__in=changed.values("student_id"))
-            | Q(student_id__in=overridden.values("student_id"))
-        )
+        changed = StudentProgress.objects.filter(course=course, changed_at__gte=updated_since)
+        enrollments = enrollments.filter(user_id__in=changed.values("student_id"))
+    return enrollments
 
-    columns = gradebook_columns(course=course)
+
+ROW_COLUMNS = ("user_id", "user__username", "user__first_name", "user__last_name",
+               "user__email", "group", "external_id")
+
+
+def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]]) -> list[GradebookRow]:
+    """Gradebook rows, in order, for `students` (tuples of ROW_COLUMNS), their cells read
+    from the kept progress rows: one query for the lot."""
     rows = {
         user_id: GradebookRow(
             student_id=user_id, username=username,
             name=f"{first} {last}".strip() or username, email=email,
             group=group_label, external_id=external_id,
         )
-        for user_id, username, first, last, email, group_label, external_id in enrollments.values_list(
-            "user_id", "user__username", "user__first_name", "user__last_name", "user__email",
-            "group", "external_id",
-        )
+        for user_id, username, first, last, email, group_label, external_id in students
     }
-    aggregates = submissions.values_list("student_id", "part_id").annotate(
-        best=Max("score", filter=Q(outcome__in=SCORED)),
-        attempts=Count("id", filter=Q(counts_as_attempt=True)),
-        pending=Count("id", filter=Q(outcome__in=[Submission.Outcome.REVIEW,
-                                                  Submission.Outcome.PENDING])),
-        review=Count("id", filter=Q(outcome=Submission.Outcome.REVIEW)),
-        correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
-        total=Count("id"),
+    if not rows:
+        return []
+    cells = (
+        PartProgress.objects.filter(course=course, student_id__in=list(rows))
+        .filter(Q(submissions__gt=0) | Q(overridden=True))
         # As text: the cells are many and drivers convert timestamps slowly (about 10 us
         # each with psycopg); ISO text of one time zone sorts in time order.
-        last=Cast(Max("created_at"), output_field=CharField()),
-    ).order_by()
-    for student_id, part_id, best, attempts, pending, review, correct, total, last in raw_rows(
-        aggregates
-    ):
-        row = rows.get(student_id)
-        if row is None:
-            continue
-        row.cells[part_id] = PartCell(
-            best_score=best, attempts=attempts, pending=pending, correct=correct > 0,
+        .values_list("student_id", "part_id", "best_score", "attempts", "pending",
+                     "awaiting_review", "correct", "submissions", "overridden", "computed_best",
+                     Cast("last_submitted_at", output_field=CharField()))
+        .order_by()
+    )
+    for (student_id, part_id, best, attempts, pending, review, correct, total, overridden,
+         computed, last) in raw_rows(cells):
+        rows[student_id].cells[part_id] = PartCell(
+            best_score=best, attempts=attempts, pending=pending, correct=bool(correct),
             last_submitted=last, submissions=total, awaiting_review=review,
-            computed_best=best,
+            overridden=bool(overridden), computed_best=computed,
         )
-    _apply_overrides(rows, overrides.order_by("created_at", "id").values_list(
-        "student_id", "part_id", "score"))
-    return Gradebook(course=course, columns=columns, rows=list(rows.values()))
+    return list(rows.values())
+
+
+def gradebook(
+    *, course: Course, updated_since: datetime | None = None, student: User | None = None,
+    group: str | None = None, search: str | None = None, after: int | None = None,
+    limit: int | None = None,
+) -> Gradebook:
+    """The course's gradebook: active students, their best score and attempts per part.
+
+    `updated_since` keeps only students with a submission graded, or a grade overridden, at
+    or after it (for incremental sync); `student`, `group` and `search` (words, each a
+    substring of the username, first or last name) narrow the rows. Rows are ordered by
+    last name, first name, username. Three queries in all, whatever the size of the class:
+    the cells are the kept progress rows (grading/progress.py), not the submissions.
+
+    With `limit`, one keyset page instead: at most `limit` students with an id above
+    `after` (if given), ordered by id, so pages stay stable while answers come in.
+    """
+    enrollments = gradebook_students(course=course, updated_since=updated_since,
+                                     student=student, group=group, search=search)
+    if limit is not None:
+        if after is not None:
+            enrollments = enrollments.filter(user_id__gt=after)
+        enrollments = enrollments.order_by("user_id")[:limit]
+    columns = gradebook_columns(course=course)
+    rows = gradebook_rows(course=course, students=enrollments.values_list(*ROW_COLUMNS))
+    return Gradebook(course=course, columns=columns, rows=rows)
+
+
+def gradebook_iter(*, course: Course, group: str | None = None, batch: int = 1000,
+                   updated_since: datetime | None = None) -> Iterator[GradebookRow]:
+    """The gradebook's rows one by one, in its order, in constant memory: the students are
+    read through a server-side cursor (on PostgreSQL) `batch` at a time, and each batch's
+    cells with one query."""
+    students = gradebook_students(course=course, group=group, updated_since=updated_since)
+    chunk: list[tuple[Any, ...]] = []
+    for student in students.values_list(*ROW_COLUMNS).iterator(chunk_size=batch):
+        chunk.append(student)
+        if len(chunk) >= batch:
+            yield from gradebook_rows(course=course, students=chunk)
+            chunk = []
+    yield from gradebook_rows(course=course, students=chunk)
 
 
 def raw_rows(queryset: QuerySet[Any, Any]) -> list[tuple[Any, ...]]:
@@ -237,22 +259,6 @@ def db_datetime(value: datetime | str | None) -> datetime | None:
     if isinstance(value, str):  # "YYYY-MM-DD HH:MM:SS[.ffffff][+00]", UTC
         value = datetime.fromisoformat(value)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _apply_overrides(rows: dict[int, GradebookRow],
-                     overrides: Iterable[tuple[int, int, float | None]]) -> None:
-    """Replace computed best scores with the latest override of each (student, part)."""
-    latest: dict[tuple[int, int], float | None] = {}
-    for student_id, part_id, score in overrides:
-        latest[(student_id, part_id)] = score
-    for (student_id, part_id), score in latest.items():
-        row = rows.get(student_id)
-        if row is None or score is None:
-            continue
-        cell = row.cells.setdefault(part_id, PartCell())
-        cell.best_score = score
-        cell.overridden = True
-        cell.correct = score >= FULL_MARKS
 
 
 def csv_safe(value: str) -> str:
@@ -282,14 +288,22 @@ def gradebook_csv_lines(book: Gradebook) -> Iterator[list[str]]:
 
     Text cells are made safe against spreadsheet formula injection (see `csv_safe`).
     """
+    yield from gradebook_csv_rows(book.columns, book.rows)
+
+
+def gradebook_csv_rows(columns: list[PartColumn],
+                       rows: Iterable[GradebookRow]) -> Iterator[list[str]]:
+    """CSV rows (header first) of gradebook `rows` over `columns`, consumed lazily (so
+    `gradebook_iter` streams in constant memory)."""
+    total_points = f"{sum(c.points for c in columns):g}"
     yield [csv_safe(c) for c in ("username", "name", "email", "external_id", "group",
-                                 *[c.label for c in book.columns], "total", "out_of")]
-    for row in book.rows:
+                                 *[c.label for c in columns], "total", "out_of")]
+    for row in rows:
         scores = []
-        for column in book.columns:
+        for column in columns:
             cell = row.cells.get(column.id)
             scores.append("" if cell is None or cell.best_score is None
                           else f"{cell.best_score * column.points:g}")
         yield [csv_safe(row.username), csv_safe(row.name), csv_safe(row.email),
                csv_safe(row.external_id), csv_safe(row.group), *scores,
-               f"{row.earned(book.columns):g}", f"{book.total_points:g}"]
+               f"{row.earned(columns):g}", total_points]

@@ -35,6 +35,10 @@ class Submission(models.Model):
     feedback = models.TextField(blank=True)
     misconception = models.CharField(max_length=60, blank=True)
     grader_version = models.CharField(max_length=40, blank=True)
+    answer_key = models.CharField(
+        max_length=64, blank=True,
+        help_text="digest of what makes two answers the same (repeated-answer check); "
+                  "blank for unreadable answers")
     counts_as_attempt = models.BooleanField(default=False)
     grading_failures = models.PositiveSmallIntegerField(
         default=0, help_text="times in a row the grader failed on this answer (bounds retries)")
@@ -46,6 +50,16 @@ class Submission(models.Model):
         indexes = [
             models.Index(fields=["course", "part", "student"]),
             models.Index(fields=["student", "created_at"]),
+            models.Index(fields=["course", "id"], name="submission_course_keyset"),
+            models.Index(fields=["student", "part", "answer_key"],
+                         name="submission_repeat_check"),
+            # Small partial indexes for the pages that read answers by kind: the review queue
+            # and the misconception counts (only the rows they read are indexed).
+            models.Index(fields=["course", "created_at", "id"], name="submission_to_review",
+                         condition=models.Q(outcome="review")),
+            models.Index(fields=["course", "misconception", "part", "student"],
+                         name="submission_tagged",
+                         condition=models.Q(counts_as_attempt=True) & ~models.Q(misconception="")),
         ]
 
     def __str__(self) -> str:
@@ -166,3 +180,72 @@ class DefaultVariant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student_id} uses the default variant in {self.course_id}"
+
+
+# --- Progress kept on write (progress.py): what the dashboard and gradebook read
+
+
+class PartProgress(models.Model):
+    """Where one student stands on one part of a course, kept in step with its submissions
+    and overrides by grading/progress.py in the transaction that changes them (and rebuilt
+    exactly from them by `manage.py progress_rebuild`)."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="+")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="part_progress")
+    part = models.ForeignKey(Part, on_delete=models.PROTECT, related_name="+")
+    computed_best = models.FloatField(null=True, blank=True,
+                                      help_text="best graded score (fraction), before overrides")
+    best_score = models.FloatField(null=True, blank=True,
+                                   help_text="the score that counts: an override, else computed")
+    overridden = models.BooleanField(default=False)
+    attempts = models.PositiveIntegerField(default=0)
+    submissions = models.PositiveIntegerField(default=0)
+    pending = models.PositiveIntegerField(default=0, help_text="awaiting a reviewer or a lab")
+    awaiting_review = models.PositiveIntegerField(default=0)
+    ungraded = models.PositiveIntegerField(default=0, help_text="stored, not graded yet")
+    solved = models.BooleanField(default=False, help_text="a correct answer is stored")
+    correct = models.BooleanField(default=False, help_text="solved, or overridden to full marks")
+    to_correct = models.PositiveIntegerField(
+        default=0, help_text="counted attempts up to the first correct one (0: none)")
+    solved_at = models.DateTimeField(null=True, blank=True)
+    last_submitted_at = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="latest grading or override (updated_since)")
+    last_wrong_key = models.TextField(blank=True,
+                                      help_text="canonical form of the latest wrong answer")
+    last_wrong_misconception = models.CharField(max_length=60, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["course", "student", "part"],
+                                               name="one_progress_per_student_part")]
+        indexes = [models.Index(fields=["course", "part", "best_score"],
+                                name="part_progress_by_score")]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.part_id}: {self.best_score}"
+
+
+class StudentProgress(models.Model):
+    """One student's totals in a course (over its active parts), kept with PartProgress:
+    what the dashboard sorts and pages the class by."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="+")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="course_progress")
+    total = models.FloatField(default=0.0, help_text="points earned over the active parts")
+    attempts = models.PositiveIntegerField(default=0)
+    parts_solved = models.PositiveIntegerField(default=0)
+    awaiting_review = models.PositiveIntegerField(default=0)
+    last_activity = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["course", "student"],
+                                               name="one_progress_per_student_course")]
+        indexes = [models.Index(fields=["course", "total"], name="student_progress_by_total"),
+                   models.Index(fields=["course", "changed_at", "student"],
+                                name="student_progress_changed")]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} in {self.course_id}: {self.total:g}"

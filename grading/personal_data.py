@@ -6,7 +6,14 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from core.personal_data import PersonalDataSource, personal_data_register
-from grading.models import DeadlineExtension, DefaultVariant, GradeOverride, Review, Submission
+from grading.models import (
+    DeadlineExtension,
+    DefaultVariant,
+    GradeOverride,
+    PartProgress,
+    Review,
+    Submission,
+)
 
 
 def _iso(value: Any) -> str | None:
@@ -36,9 +43,29 @@ def submissions_erase(user: User, pseudonym: str) -> int:
     score, misconception tag and times stay, so statistics still add up. Review comments on
     the person's work go too."""
     changed = Submission.objects.filter(student=user).exclude(
-        raw_answer="", canonical="", feedback="").update(raw_answer="", canonical="", feedback="")
+        raw_answer="", canonical="", feedback="", answer_key="").update(
+        raw_answer="", canonical="", feedback="", answer_key="")
     return changed + Review.objects.filter(submission__student=user).exclude(comment="").update(
         comment="")
+
+
+def progress_export(user: User) -> list[dict[str, Any]]:
+    """The person's standing per part (kept from their answers), with their latest wrong
+    answer as it was read."""
+    return [
+        {"course": p.course.slug, "part": str(p.part), "best_score": p.best_score,
+         "attempts": p.attempts, "correct": p.correct, "latest_wrong_answer": p.last_wrong_key,
+         "latest_misconception": p.last_wrong_misconception,
+         "last_submitted_at": _iso(p.last_submitted_at)}
+        for p in PartProgress.objects.filter(student=user).select_related(
+            "course", "part__exercise").order_by("id")
+    ]
+
+
+def progress_erase(user: User, pseudonym: str) -> int:
+    """The latest wrong answer (text read from an answer) goes; scores and counts stay."""
+    return PartProgress.objects.filter(student=user).exclude(last_wrong_key="").update(
+        last_wrong_key="")
 
 
 def grade_changes_export(user: User) -> dict[str, Any]:
@@ -68,5 +95,6 @@ def grade_changes_erase(user: User, pseudonym: str) -> int:
 def register() -> None:
     """Register grading's personal data (called from grading's hooks)."""
     personal_data_register(PersonalDataSource("submissions", submissions_export, submissions_erase))
+    personal_data_register(PersonalDataSource("progress", progress_export, progress_erase))
     personal_data_register(PersonalDataSource("grade changes", grade_changes_export,
                                               grade_changes_erase))

@@ -17,6 +17,7 @@ from django.utils import timezone
 from grading.checkers import GRADER_VERSION, grade
 from grading.events import grade_changed_record
 from grading.models import Submission
+from grading.progress import progress_refresh
 from grading.services import penalised
 from grading.variant_assignment import variant_for
 
@@ -103,6 +104,8 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                 outcome=outcome, score=score, feedback=feedback, misconception=misconception,
                 canonical=canonical[:2000], grader_version=GRADER_VERSION,
                 graded_at=timezone.now())
+            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                             part_id=part.pk)
             if before != (outcome, score):
                 grade_changed_record(course_id=submission.course_id,
                                      student_id=submission.student_id,

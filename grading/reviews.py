@@ -9,6 +9,7 @@ from courses.models import Course
 from grading.events import submission_graded_record
 from grading.gradebook import FULL_MARKS
 from grading.models import Review, Submission
+from grading.progress import progress_refresh
 from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
 
 
@@ -45,4 +46,6 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     submission.save(update_fields=["score", "outcome", "feedback", "graded_at"])
     # A reviewed answer is a graded submission for the LMS (the outbox commits with it).
     submission_graded_record(submission)
+    progress_refresh(course_id=course.pk, student_id=submission.student_id,
+                     part_id=submission.part_id)
     return review

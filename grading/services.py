@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.metrics import observe_submission_grade
@@ -21,7 +20,8 @@ from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.deadlines import deadline_for
 from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
-from grading.models import Submission
+from grading.models import PartProgress, Submission
+from grading.progress import answer_digest, progress_for_update, progress_refresh
 from grading.variant_assignment import variant_for
 
 logger = logging.getLogger(__name__)
@@ -51,11 +51,12 @@ class AttemptState:
 
 
 def attempt_state(*, student: User, course: Course, part: Part) -> AttemptState:
-    """How many attempts the student has used on the part, out of how many, and if solved."""
-    counted = Submission.objects.filter(
-        student=student, course=course, part=part, counts_as_attempt=True
-    ).only("outcome", "counts_as_attempt")
-    return attempt_state_from(counted, max_attempts=part.exercise.max_attempts)
+    """How many attempts the student has used on the part, out of how many, and if solved
+    (one query: the progress row, whatever the number of earlier answers)."""
+    row = PartProgress.objects.filter(course=course, student=student, part=part).values_list(
+        "attempts", "solved").first()
+    used, solved = row if row is not None else (0, False)
+    return AttemptState(used=used, limit=part.exercise.max_attempts, solved=solved)
 
 
 def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) -> AttemptState:
@@ -89,7 +90,12 @@ def submission_create(
         if part.exercise.module_id != course.module_id:
             raise SubmissionRefused("This question is not part of this course.")
         _refuse_after_deadline(student=student, course=course, exercise=part.exercise)
-        state = attempt_state(student=student, course=course, part=part)
+        # The progress row is locked until commit: concurrent answers of this student to this
+        # part are checked one after the other. Answers stored but not graded yet count
+        # against the limit, so two in flight cannot both take the last attempt.
+        row = progress_for_update(course_id=course.pk, student_id=student.pk, part_id=part.pk)
+        state = AttemptState(used=row.attempts + row.ungraded, limit=part.exercise.max_attempts,
+                             solved=row.solved)
         if state.solved:
             raise SubmissionRefused("You have already solved this question; your correct "
                                     "answer is kept.")
@@ -100,6 +106,7 @@ def submission_create(
             student=student, course=course, part=part, raw_answer=raw_answer,
             variant_seed=variant.seed, outcome=Submission.Outcome.PENDING,
         )
+        progress_refresh(course_id=course.pk, student_id=student.pk, part_id=part.pk)
         if on_stored is not None:
             on_stored(submission)
     return submission_grade(submission=submission)
@@ -145,11 +152,18 @@ def submission_grade(*, submission: Submission) -> Submission:
 
     earlier = Submission.objects.filter(
         student=submission.student, course=submission.course, part=part,
-        counts_as_attempt=True,
-    ).exclude(pk=submission.pk)
-    if _repeats_an_earlier_answer(submission, part.spec, earlier):
+        counts_as_attempt=True, pk__lt=submission.pk,
+    )
+    key = answer_digest(answer_key(submission.raw_answer, part.spec))
+    submission.answer_key = key
+    # Two indexed lookups, whatever the history: the repeated-answer check on
+    # (student, part, answer_key) and the attempts counted before this one.
+    repeats = Submission.objects.filter(
+        student=submission.student, course=submission.course, part=part,
+        counts_as_attempt=True, answer_key=key).exclude(pk=submission.pk)
+    if key and repeats.exists():
         # Scored as the latest attempt, so resubmitting a right answer cannot undo a penalty.
-        attempts_used = earlier.filter(pk__lt=submission.pk).count()
+        attempts_used = earlier.count()
         return _store(submission, outcome=outcome,
                       score=penalised(_score_or_none(result.score), exercise.penalty,
                                       max(1, attempts_used)),
@@ -158,7 +172,7 @@ def submission_grade(*, submission: Submission) -> Submission:
                                "it did not use another attempt.".strip(),
                       misconception=result.misconception or "", counts=False)
 
-    attempt_number = earlier.filter(pk__lt=submission.pk).count() + 1
+    attempt_number = earlier.count() + 1
     score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
     if lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW:
         _store(submission, outcome=Submission.Outcome.PENDING, score=None,
@@ -168,14 +182,6 @@ def submission_grade(*, submission: Submission) -> Submission:
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
                   feedback=result.feedback, misconception=result.misconception or "",
                   counts=True)
-
-
-def _repeats_an_earlier_answer(submission: Submission, spec: Any,
-                               earlier: QuerySet[Submission]) -> bool:
-    key = answer_key(submission.raw_answer, spec)
-    if key is None:
-        return False
-    return any(answer_key(raw, spec) == key for raw in earlier.values_list("raw_answer", flat=True))
 
 
 def penalised(score: float | None, penalty: float, attempt_number: int) -> float | None:
@@ -202,8 +208,10 @@ def _store(submission: Submission, *, outcome: str, score: float | None, canonic
     with transaction.atomic():
         submission.save(update_fields=[
             "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
-            "grader_version", "graded_at", "grading_failures",
+            "grader_version", "graded_at", "grading_failures", "answer_key",
         ])
+        progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                         part_id=submission.part_id)
         if outcome in GRADED:  # the webhook outbox row commits with the grade
             submission_graded_record(submission)
         elif outcome == Submission.Outcome.REVIEW:  # the LMS shows it awaits a person

@@ -11,7 +11,14 @@ from datetime import datetime
 from django.db import connections
 
 from courses.models import Course
-from grading.gradebook import csv_safe, csv_text, db_datetime, gradebook, gradebook_csv_lines
+from grading.gradebook import (
+    csv_safe,
+    csv_text,
+    db_datetime,
+    gradebook_columns,
+    gradebook_csv_rows,
+    gradebook_iter,
+)
 from grading.models import Submission
 
 CHUNK = 2000
@@ -24,8 +31,12 @@ SUBMISSION_HEADER = [
 
 
 def gradebook_csv(*, course: Course, group: str = "") -> Iterator[str]:
-    """The course gradebook as CSV lines (header first; overrides applied). Four queries."""
-    yield from csv_text(gradebook_csv_lines(gradebook(course=course, group=group or None)))
+    """The course gradebook as CSV lines (header first; overrides applied), streamed in
+    constant memory: students through a server-side cursor, their progress rows a batch at
+    a time (grading.gradebook.gradebook_iter)."""
+    columns = gradebook_columns(course=course)
+    yield from csv_text(gradebook_csv_rows(columns, gradebook_iter(course=course,
+                                                                   group=group or None)))
 
 
 def _iso(value: datetime | str | None) -> str:

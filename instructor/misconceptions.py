@@ -73,13 +73,16 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
         per_tag[row.tag] += row.count
     tags = sorted(per_tag, key=lambda t: (-per_tag[t], t))
 
-    per_student: dict[int, dict[str, int]] = defaultdict(dict)
-    for student_id, tag, count in (tagged.values_list("student_id", "misconception")
-                                   .annotate(count=Count("id")).order_by()):
-        per_student[student_id][tag] = count
-    ranked = sorted(per_student, key=lambda s: (-sum(per_student[s].values()), s))
+    # Students ranked by tagged answers, paged in the database; then the page's tag counts.
+    ranked = (tagged.values("student_id").annotate(n=Count("id"))
+              .order_by("-n", "student_id").values_list("student_id", flat=True))
     shown = Paginator(ranked, PER_PAGE).get_page(page)
     page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
+    per_student: dict[int, dict[str, int]] = defaultdict(dict)
+    for student_id, tag, count in (tagged.filter(student_id__in=chosen)
+                                   .values_list("student_id", "misconception")
+                                   .annotate(count=Count("id")).order_by()):
+        per_student[student_id][tag] = count
     people = {
         user_id: (username, f"{first} {last}".strip() or username, group_label)
         for user_id, username, first, last, group_label in students.filter(user_id__in=chosen)
@@ -93,4 +96,4 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
                                 group=group_label, counts=counts, total=sum(counts)))
     return MisconceptionProfile(class_counts=class_counts, tags=tags,
                                 tag_labels=[labels.of(tag) for tag in tags], students=rows,
-                                students_with_tags=len(ranked), page=page, pages=pages)
+                                students_with_tags=shown.paginator.count, page=page, pages=pages)

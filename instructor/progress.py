@@ -1,15 +1,26 @@
 """Class progress: the students x parts matrix, filtered, searched, sorted and paginated."""
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db.models import Count, F, FilteredRelation, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce, Concat, Lower, NullIf, Trim
 
-from courses.models import Course
+from courses.models import Course, Enrollment
 from courses.selectors import course_students
-from grading.gradebook import CellState, Gradebook, GradebookRow, PartCell, PartColumn, gradebook
+from grading.gradebook import (
+    ROW_COLUMNS,
+    CellState,
+    GradebookRow,
+    PartCell,
+    PartColumn,
+    gradebook_columns,
+    gradebook_rows,
+    gradebook_students,
+)
+from grading.models import PartProgress
 
 PER_PAGE = 50
 MAX_PER_PAGE = 200
@@ -91,7 +102,6 @@ class ProgressPage:
 
 
 _EMPTY = PartCell()
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def points_text(value: float | None) -> str:
@@ -102,24 +112,54 @@ def points_text(value: float | None) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _sort_key(sort: str, columns: list[PartColumn]) -> Callable[[GradebookRow], Any]:
+def _order(sort: str, descending: bool) -> list[Any]:
+    """ORDER BY terms for `sort` over the course's enrolments (annotated by `_annotated`),
+    ties in gradebook order (last name, first name, username) whichever the direction."""
+    def way(expression: Any, *, nulls_first: bool = False) -> Any:
+        if isinstance(expression, str):
+            expression = F(expression)
+        if descending:
+            return expression.desc(nulls_last=nulls_first or None)
+        return expression.asc(nulls_first=nulls_first or None)
+
+    ties = ["user__last_name", "user__first_name", "user__username", "user_id"]
     if sort == "group":
-        return lambda r: (r.group.lower(), r.name.lower())
-    if sort == "total":
-        return lambda r: r.earned(columns)
-    if sort == "attempts":
-        return lambda r: r.attempts
-    if sort == "last":
-        return lambda r: (r.last_activity is not None, r.last_activity or _EPOCH)
+        keys = [way(Lower("group")), way("sort_name")]
+    elif sort == "total":
+        keys = [way("sort_total")]
+    elif sort == "attempts":
+        keys = [way("sort_attempts")]
+    elif sort == "last":
+        keys = [way("sort_last", nulls_first=True)]
+    elif sort.startswith("part-"):
+        keys = [way("sort_part_best"), way("sort_part_attempts")]
+    else:
+        keys = [way("sort_name"), way("user__username")]
+    return [*keys, *ties]
+
+
+def _annotated(enrollments: QuerySet[Enrollment], course: Course, sort: str) -> QuerySet[Enrollment]:
+    """The enrolments with the sort keys: joined (LEFT) to the student's course totals, and
+    for a part sort to their progress on that part; the name as the matrix shows it."""
+    name = Lower(Coalesce(NullIf(Trim(Concat("user__first_name", Value(" "), "user__last_name")),
+                                 Value("")), "user__username"))
+    rows = enrollments.annotate(
+        totals=FilteredRelation("user__course_progress",
+                                condition=Q(user__course_progress__course=course)),
+        sort_name=name,
+        sort_total=Coalesce(F("totals__total"), Value(0.0)),
+        sort_attempts=Coalesce(F("totals__attempts"), Value(0)),
+        sort_last=F("totals__last_activity"),
+    )
     if sort.startswith("part-"):
         part_id = int(sort.removeprefix("part-"))
-
-        def by_part(row: GradebookRow) -> tuple[float, int]:
-            cell = row.cells.get(part_id, _EMPTY)
-            return (-1.0 if cell.best_score is None else cell.best_score, cell.attempts)
-
-        return by_part
-    return lambda r: (r.name.lower(), r.username)
+        rows = rows.annotate(
+            on_part=FilteredRelation("user__part_progress", condition=Q(
+                user__part_progress__course=course, user__part_progress__part_id=part_id)),
+            sort_part_best=Coalesce(F("on_part__best_score"), Value(-1.0)),
+            sort_part_attempts=Coalesce(F("on_part__attempts"), Value(0)),
+        )
+    return rows
 
 
 def valid_sort(sort: str, columns: list[PartColumn]) -> str:
@@ -129,19 +169,36 @@ def valid_sort(sort: str, columns: list[PartColumn]) -> str:
     return "name"
 
 
-def _part_totals(book: Gradebook) -> list[PartTotal]:
+def _part_totals(course: Course, columns: list[PartColumn],
+                 enrollments: QuerySet[Enrollment]) -> list[PartTotal]:
+    """Per part over the matching students, one aggregate over their progress rows: how many
+    attempted (or were overridden), solved, await review, and the mean best points of those
+    graded (a student whose answer awaits a reviewer or a lab has no grade yet: left out of
+    the mean rather than counted as 0)."""
+    tried = Q(attempts__gt=0) | Q(overridden=True)
+    graded = tried & (Q(overridden=True) | Q(pending=0))
+    sums = {
+        row["part_id"]: row for row in
+        PartProgress.objects.filter(course=course, student_id__in=enrollments.values("user_id"),
+                                    part_id__in=[c.id for c in columns])
+        .values("part_id").annotate(
+            attempted=Count("id", filter=tried),
+            correct=Count("id", filter=Q(correct=True) & (Q(submissions__gt=0)
+                                                         | Q(overridden=True))),
+            awaiting=Count("id", filter=Q(awaiting_review__gt=0)),
+            graded=Count("id", filter=graded),
+            scored=Sum("best_score", filter=graded),
+        ).order_by()
+    }
     totals = []
-    for column in book.columns:
-        cells = [row.cells[column.id] for row in book.rows if column.id in row.cells]
-        attempted = [c for c in cells if c.attempts or c.overridden]
-        # A student whose answer awaits a reviewer (or a lab) has no grade yet: left out of
-        # the mean rather than counted as 0.
-        graded = [c for c in attempted if c.overridden or not c.pending]
-        scored = [c.best_score * column.points for c in graded if c.best_score is not None]
+    for column in columns:
+        row = sums.get(column.id, {})
+        graded_count = row.get("graded", 0)
         totals.append(PartTotal(
-            column=column, attempted=len(attempted), correct=sum(1 for c in cells if c.correct),
-            awaiting_review=sum(1 for c in cells if c.awaiting_review),
-            mean_points=sum(scored) / len(graded) if graded else None,
+            column=column, attempted=row.get("attempted", 0), correct=row.get("correct", 0),
+            awaiting_review=row.get("awaiting", 0),
+            mean_points=(row.get("scored") or 0.0) * column.points / graded_count
+            if graded_count else None,
         ))
     return totals
 
@@ -176,23 +233,29 @@ def class_progress(
 
     Students are filtered by `group` and `search` (a substring of the username or name) and
     sorted by `sort` ("name", "group", "total", "attempts", "last" or "part-<id>"; an unknown
-    key sorts by name). `page` is clamped to the pages there are. Five queries whatever the
-    size of the class (the gradebook's four and the list of groups).
+    key sorts by name). `page` is clamped to the pages there are. Sorting, paging and the
+    totals run in the database over the kept progress rows: six queries, and work that
+    grows with the page, not the class (the count and the totals are aggregates).
     """
-    book = gradebook(course=course, group=group or None, search=search or None)
-    sort = valid_sort(sort, book.columns)
+    columns = gradebook_columns(course=course)
+    sort = valid_sort(sort, columns)
     per_page = max(1, min(per_page, MAX_PER_PAGE))
-    ordered = sorted(book.rows, key=_sort_key(sort, book.columns), reverse=descending)
-    shown = Paginator(ordered, per_page).get_page(page)
-    page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
+    enrollments = gradebook_students(course=course, group=group or None, search=search or None)
+    ordered = _annotated(enrollments, course, sort).order_by(*_order(sort, descending))
+    paginator = Paginator(ordered.values_list(*ROW_COLUMNS), per_page)
+    # Counted without the sort's joins (Paginator.count is a cached property).
+    paginator.__dict__["count"] = enrollments.count()
+    shown = paginator.get_page(page)
+    rows = gradebook_rows(course=course, students=list(shown))
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")
         .values_list("group", flat=True).distinct()
     )
     return ProgressPage(
-        course=course, columns=book.columns,
-        rows=[_matrix_row(row, book.columns) for row in chosen],
-        part_totals=_part_totals(book), total_points=book.total_points, students=len(ordered),
-        page=page, pages=pages, per_page=per_page, sort=sort, descending=descending,
-        group=group, search=search, groups=groups,
+        course=course, columns=columns,
+        rows=[_matrix_row(row, columns) for row in rows],
+        part_totals=_part_totals(course, columns, enrollments),
+        total_points=sum(c.points for c in columns), students=shown.paginator.count,
+        page=shown.number, pages=shown.paginator.num_pages, per_page=per_page, sort=sort,
+        descending=descending, group=group, search=search, groups=groups,
     )

@@ -22,15 +22,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-from django.db.models import Count, Max, Q, QuerySet, Value
+from django.db.models import Count, F, FilteredRelation, FloatField, Max, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce, Floor
 from django.http import Http404
 
 from courses.models import Course, Part
 from courses.selectors import course_students
 from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
-from grading.models import GradeOverride, Submission
+from grading.models import GradeOverride, PartProgress, Submission
 from grading.variants import variant_params
 from instructor.charts import histogram_svg
 
@@ -116,110 +116,50 @@ def point_biserial(item: Sequence[int], totals: Sequence[float]) -> float | None
     return (sum(ones) / len(ones) - sum(zeros) / len(zeros)) / sd * math.sqrt(p * (1 - p))
 
 
-@dataclass(slots=True)
-class _Cell:
-    """One student's work on one part, as the statistics need it."""
-
-    best: float | None  # best score (fraction); an override replaces it
-    attempts: int
-    solved: bool
-    to_correct: int  # counted attempts up to the first correct one; 0 if none was correct
-    ungraded: int = 0  # answers awaiting a reviewer or a lab (0 once an override grades it)
-
-    @property
-    def attempted(self) -> bool:
-        return self.attempts > 0
-
-    @property
-    def graded(self) -> bool:
-        """Whether the best score is known: no answer still waits for its grade."""
-        return self.ungraded == 0
+def point_biserial_from_sums(*, n: int, solved: int, total_sum: float, total_squares: float,
+                             solved_total_sum: float) -> float | None:
+    """`point_biserial` from aggregates the database computes: `n` students, `solved` of
+    them with item 1, the sum and sum of squares of their totals, and the sum of the totals
+    of those who solved. None when undefined (as `point_biserial`)."""
+    unsolved = n - solved
+    if n < 2 or not solved or not unsolved:
+        return None
+    mean = total_sum / n
+    variance = total_squares / n - mean * mean
+    if variance <= 1e-12 * max(1.0, total_squares / n):  # constant totals (up to rounding)
+        return None
+    p = solved / n
+    difference = solved_total_sum / solved - (total_sum - solved_total_sum) / unsolved
+    return difference / math.sqrt(variance) * math.sqrt(p * (1 - p))
 
 
-@dataclass(frozen=True)
-class _ClassWork:
-    columns: list[PartColumn]
-    students: list[int]
-    cells: dict[int, dict[int, _Cell]]  # part id -> student id -> cell
-
-    def total(self, student_id: int) -> float:
-        return sum((self.cells[c.id][student_id].best or 0.0) * c.points
-                   for c in self.columns if student_id in self.cells.get(c.id, {}))
-
-
-def _class_work_sql(course: Course, enrollments: QuerySet[Any, Any]) -> tuple[str, list[Any]]:
-    """One aggregate per (student, part): best score, counted attempts, correct answers,
-    answers still waiting for a grade, and the counted attempts up to the first correct one
-    (0 if none).
-
-    The last is a running count in a window on PostgreSQL; on SQLite, where a window over
-    every row costs more, a correlated count served by the (course, part, student) index,
-    run only for groups with a correct answer. Both give the same numbers (tested).
-    """
-    chosen, chosen_params = enrollments.query.sql_with_params()
-    table = connection.ops.quote_name(Submission._meta.db_table)
-    correct = Submission.Outcome.CORRECT
-    columns = (
-        "MAX(CASE WHEN c.outcome IN (%s, %s, %s) THEN c.score END),"
-        " SUM(CASE WHEN c.counts_as_attempt = %s THEN 1 ELSE 0 END),"
-        " SUM(CASE WHEN c.outcome = %s THEN 1 ELSE 0 END),"
-        " SUM(CASE WHEN c.outcome IN (%s, %s) THEN 1 ELSE 0 END)"
+def _part_sums(course: Course, students: QuerySet[Any, Any],
+               part_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Per part, one aggregate over the kept progress rows of `students` who attempted it
+    (an answer that used an attempt, or an override), joined to their course totals."""
+    tried = Q(attempts__gt=0) | Q(overridden=True)
+    graded = Q(overridden=True) | Q(pending=0)
+    total = Coalesce(F("totals__total"), Value(0.0))
+    rows = (
+        PartProgress.objects.filter(tried, course=course, part_id__in=part_ids,
+                                    student_id__in=students)
+        .annotate(totals=FilteredRelation("student__course_progress", condition=Q(
+            student__course_progress__course=course)))
+        .values("part_id").annotate(
+            attempted=Count("id"),
+            solved=Count("id", filter=Q(correct=True)),
+            first=Count("id", filter=Q(to_correct=1)),
+            reached=Count("id", filter=Q(to_correct__gt=0)),
+            to_correct=Coalesce(Sum("to_correct"), Value(0)),
+            graded=Count("id", filter=graded),
+            scored=Coalesce(Sum(Coalesce(F("best_score"), Value(0.0)), filter=graded),
+                            Value(0.0)),
+            total_sum=Coalesce(Sum(total), Value(0.0)),
+            total_squares=Coalesce(Sum(total * total, output_field=FloatField()), Value(0.0)),
+            solved_total_sum=Coalesce(Sum(total, filter=Q(correct=True)), Value(0.0)),
+        ).order_by()
     )
-    column_params = [*SCORED, True, correct, *UNGRADED]
-    if connection.vendor == "postgresql":
-        sql = (
-            f"SELECT c.student_id, c.part_id, {columns},"  # noqa: S608 (our names and compiled SQL only)
-            " COALESCE(MIN(CASE WHEN c.outcome = %s AND c.counts_as_attempt = %s THEN c.rn END), 0)"
-            " FROM (SELECT s.student_id, s.part_id, s.outcome, s.score, s.counts_as_attempt,"
-            "   SUM(CASE WHEN s.counts_as_attempt = %s THEN 1 ELSE 0 END) OVER ("
-            "     PARTITION BY s.student_id, s.part_id ORDER BY s.id ROWS UNBOUNDED PRECEDING) AS rn"
-            f"  FROM {table} s WHERE s.course_id = %s AND s.student_id IN ({chosen})) c"
-            " GROUP BY c.student_id, c.part_id"
-        )
-        return sql, [*column_params, correct, True, True, course.pk, *chosen_params]
-    first_correct = "MIN(CASE WHEN c.outcome = %s AND c.counts_as_attempt = %s THEN c.id END)"
-    sql = (
-        f"SELECT c.student_id, c.part_id, {columns},"  # noqa: S608 (our names and compiled SQL only)
-        f" CASE WHEN {first_correct} IS NULL THEN 0 ELSE ("
-        f"  SELECT COUNT(*) FROM {table} s WHERE s.course_id = %s AND s.part_id = c.part_id"
-        "   AND s.student_id = c.student_id AND s.counts_as_attempt = %s"
-        f"   AND s.id <= {first_correct}) END"
-        f" FROM {table} c WHERE c.course_id = %s AND c.student_id IN ({chosen})"
-        " GROUP BY c.student_id, c.part_id"
-    )
-    return sql, [*column_params, correct, True, course.pk, True, correct, True, course.pk,
-                 *chosen_params]
-
-
-def _class_work(course: Course, group: str) -> _ClassWork:
-    """Every student's best score, attempts, success and attempts to the first correct
-    answer on every part, overrides applied. Four queries: parts, students, one aggregate
-    over the submissions, overrides.
-
-    Attempts are counted in submission order (ids), as `submission_grade` numbers them.
-    """
-    columns = gradebook_columns(course=course)
-    enrollments = course_students(course=course, group=group).values("user_id")
-    students = list(enrollments.values_list("user_id", flat=True))
-    sql, params = _class_work_sql(course, enrollments)
-    cells: dict[int, dict[int, _Cell]] = defaultdict(dict)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for student_id, part_id, best, attempts, corrects, ungraded, to_correct in cursor.fetchall():
-            cells[part_id][student_id] = _Cell(best=best, attempts=int(attempts),
-                                               solved=corrects > 0, to_correct=int(to_correct),
-                                               ungraded=int(ungraded))
-    overrides = GradeOverride.objects.filter(course=course, student_id__in=enrollments)
-    latest = {(student_id, part_id): score for student_id, part_id, score in
-              overrides.order_by("created_at", "id").values_list("student_id", "part_id", "score")}
-    for (student_id, part_id), score in latest.items():
-        if score is None:
-            continue
-        cell = cells[part_id].setdefault(student_id, _Cell(None, 0, False, 0))
-        cell.best, cell.solved = score, score >= FULL_MARKS
-        cell.attempts = max(cell.attempts, 1)  # an overridden part counts as attempted
-        cell.ungraded = 0  # the override is its grade
-    return _ClassWork(columns=columns, students=students, cells=cells)
+    return {row["part_id"]: row for row in rows}
 
 
 def _wrong_answer_groups(
@@ -254,33 +194,24 @@ def _wrong_answer_groups(
     return result
 
 
-def _statistics(work: _ClassWork, wrong: dict[int, list[WrongAnswer]],
-                top: int | None) -> list[PartStatistics]:
-    totals = {student_id: work.total(student_id) for student_id in work.students}
+def _statistics(course: Course, group: str, columns: list[PartColumn],
+                wrong: dict[int, list[WrongAnswer]], top: int | None) -> list[PartStatistics]:
+    students = course_students(course=course, group=group).values("user_id")
+    size = students.count()
+    sums = _part_sums(course, students, [c.id for c in columns])
     result = []
-    for column in work.columns:
-        stats = PartStatistics(column=column, students=len(work.students))
-        items: list[int] = []
-        item_totals: list[float] = []
-        scores: list[float] = []
-        reached = first = attempts_sum = 0
-        for student_id, cell in work.cells.get(column.id, {}).items():
-            if student_id not in totals or not cell.attempted:
-                continue
-            items.append(1 if cell.solved else 0)
-            item_totals.append(totals[student_id])
-            if cell.graded:
-                scores.append(cell.best or 0.0)
-            if cell.to_correct:
-                reached += 1
-                first += cell.to_correct == 1
-                attempts_sum += cell.to_correct
-        stats.attempted = len(items)
-        stats.solved = sum(items)
-        stats.first_attempt_correct = first
-        stats.mean_attempts_to_correct = attempts_sum / reached if reached else None
-        stats.difficulty = sum(scores) / len(scores) if scores else None
-        stats.discrimination = point_biserial(items, item_totals)
+    for column in columns:
+        row = sums.get(column.id)
+        stats = PartStatistics(column=column, students=size)
+        if row is not None:
+            stats.attempted, stats.solved = row["attempted"], row["solved"]
+            stats.first_attempt_correct = row["first"]
+            stats.mean_attempts_to_correct = (row["to_correct"] / row["reached"]
+                                              if row["reached"] else None)
+            stats.difficulty = row["scored"] / row["graded"] if row["graded"] else None
+            stats.discrimination = point_biserial_from_sums(
+                n=row["attempted"], solved=row["solved"], total_sum=row["total_sum"],
+                total_squares=row["total_squares"], solved_total_sum=row["solved_total_sum"])
         answers = wrong.get(column.id, [])
         stats.wrong_answers = answers[:top] if top is not None else answers
         result.append(stats)
@@ -290,8 +221,8 @@ def _statistics(work: _ClassWork, wrong: dict[int, list[WrongAnswer]],
 def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
     its three commonest wrong answers. Six queries whatever the size of the class."""
-    return _statistics(_class_work(course, group), _wrong_answer_groups(course, group),
-                       TOP_WRONG_ANSWERS)
+    return _statistics(course, group, gradebook_columns(course=course),
+                       _wrong_answer_groups(course, group), TOP_WRONG_ANSWERS)
 
 
 def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
@@ -348,14 +279,20 @@ def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
                     exercise__archived_at__isnull=True).first())
     if part is None:
         raise Http404("No such question in this course.")
-    work = _class_work(course, group)
+    column = next(c for c in gradebook_columns(course=course) if c.id == part.pk)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
-    stats = next(s for s in _statistics(work, wrong, None) if s.column.id == part.pk)
-    scores = [cell.best or 0.0 for cell in work.cells.get(part.pk, {}).values()
-              if cell.attempted and cell.graded]
+    [stats] = _statistics(course, group, [column], wrong, None)
     counts = [0] * 5
-    for score in scores:
-        counts[min(4, int(score * 5))] += 1
+    binned = (
+        PartProgress.objects.filter(
+            Q(attempts__gt=0) | Q(overridden=True), Q(overridden=True) | Q(pending=0),
+            course=course, part=part,
+            student_id__in=course_students(course=course, group=group).values("user_id"))
+        .annotate(bin=Floor(Coalesce(F("best_score"), Value(0.0)) * 5)).values("bin")
+        .annotate(n=Count("id")).order_by()
+    )
+    for row in binned:
+        counts[min(4, max(0, int(row["bin"])))] += row["n"]
     chart = histogram_svg(counts=counts, labels=["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"],
                           title="Best scores", x_label="best score (fraction of the points)")
     return PartDetail(statistics=stats, wrong_answers=stats.wrong_answers,

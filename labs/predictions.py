@@ -23,6 +23,7 @@ from courses.models import Lab
 from grading.checkers import GRADER_VERSION, grade
 from grading.events import submission_graded_record
 from grading.models import Submission
+from grading.progress import progress_refresh
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
 from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
@@ -146,5 +147,8 @@ def _store(submission: Submission, *, outcome: str, score: float | None, feedbac
             outcome=outcome, score=score, feedback=feedback, misconception=misconception,
             grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
         )
+        if updated:
+            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                             part_id=submission.part_id)
         if updated and outcome in Submission.GRADED_OUTCOMES:  # the webhook outbox row commits with the grade
             submission_graded_record(submission)

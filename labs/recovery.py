@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION
 from grading.models import Submission
+from grading.progress import progress_refresh
 from grading.recovery import MAX_GRADING_RETRIES, recover_one
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
@@ -106,6 +107,7 @@ def _retry_failed_run(submission: Submission, report: PredictionRecovery) -> Non
         return
     Submission.objects.filter(pk=submission.pk).update(
         outcome=Submission.Outcome.PENDING, feedback="Prediction recorded. Running the lab again...")
+    _refresh(submission)
     _request_run(submission)
     report.runs_retried.append(submission.pk)
 
@@ -115,8 +117,14 @@ def _regrade_after_error(submission: Submission, report: PredictionRecovery) -> 
     if latest is None or latest.status != LabRun.Status.SUCCEEDED:
         return  # the run itself failed: _retry_failed_run decides
     Submission.objects.filter(pk=submission.pk).update(outcome=Submission.Outcome.PENDING)
+    _refresh(submission)
     predictions_grade_for_run(run_id=latest.pk)
     report.regraded_after_error.append(submission.pk)
+
+
+def _refresh(submission: Submission) -> None:
+    progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                     part_id=submission.part_id)
 
 
 def _latest_run(submission: Submission) -> LabRun | None:

@@ -50,6 +50,8 @@ class GradebookOutput(serializers.Serializer):
     generated_at = serializers.DateTimeField()
     next_updated_since = serializers.DateTimeField(
         help_text="pass as updated_since next time (overlaps a little: rows may repeat, none are missed)")
+    next_after = serializers.IntegerField(
+        allow_null=True, help_text="with limit: pass as after for the next page (null: last page)")
     columns = GradebookColumnOutput(many=True)
     rows = GradebookRowOutput(many=True)
 
@@ -57,10 +59,13 @@ class GradebookOutput(serializers.Serializer):
 CELL_FIELDS = ("best_score", "attempts", "pending", "correct", "last_activity")
 
 
-def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, Any]:
+def gradebook_representation(book: Gradebook, generated_at: Any,
+                             limit: int | None = None) -> dict[str, Any]:
     from datetime import timedelta
 
+    full_page = limit is not None and len(book.rows) == limit
     return {
+        "next_after": book.rows[-1].student_id if full_page else None,
         "course": book.course.slug,
         "total_points": book.total_points,
         "generated_at": generated_at,
@@ -77,7 +82,8 @@ def gradebook_representation(book: Gradebook, generated_at: Any) -> dict[str, An
     }
 
 
-def gradebook_response(book: Gradebook, request: Request, filename: str) -> Any:
+def gradebook_response(book: Gradebook, request: Request, filename: str,
+                       limit: int | None = None) -> Any:
     """The gradebook as JSON, or streamed CSV when the client asked for text/csv."""
     from django.utils import timezone
 
@@ -86,13 +92,21 @@ def gradebook_response(book: Gradebook, request: Request, filename: str) -> Any:
                                          content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
         return response
-    return Response(GradebookOutput(gradebook_representation(book, timezone.now())).data)
+    return Response(GradebookOutput(gradebook_representation(book, timezone.now(), limit)).data)
 
 
 class UpdatedSince(serializers.Serializer):
     updated_since = serializers.DateTimeField(
         required=False, help_text="only students with a submission graded at or after this time")
     group = serializers.CharField(required=False, max_length=50)
+
+
+class GradebookQuery(UpdatedSince):
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=1000,
+        help_text="page by student id (keyset, stable while answers come in): at most this many rows")
+    after = serializers.IntegerField(required=False, min_value=0,
+                                     help_text="with limit: the next_after of the previous page")
 
 
 GRADEBOOK_RESPONSES = {
@@ -104,14 +118,19 @@ GRADEBOOK_RESPONSES = {
 class GradebookApi(ApiView):
     renderer_classes = [renderers.JSONRenderer, CsvRenderer]
 
-    @extend_schema(parameters=[UpdatedSince], responses=GRADEBOOK_RESPONSES)
+    @extend_schema(parameters=[GradebookQuery], responses=GRADEBOOK_RESPONSES)
     def get(self, request: Request, course_slug: str) -> Any:
-        """The course's gradebook: each active student's best score per part (staff and keys)."""
+        """The course's gradebook: each active student's best score per part (staff and keys).
+
+        Whole, or a page at a time with `limit` (and `after`, the previous page's
+        `next_after`): keyset pages by student id, stable while answers come in."""
         access = self.access(course_slug, Level.STAFF)
-        filters = self.query(UpdatedSince)
+        filters = self.query(GradebookQuery)
         book = gradebook(course=access.course, updated_since=filters.get("updated_since"),
-                         group=filters.get("group") or None)
-        return gradebook_response(book, request, f"gradebook-{access.course.slug}")
+                         group=filters.get("group") or None, limit=filters.get("limit"),
+                         after=filters.get("after"))
+        return gradebook_response(book, request, f"gradebook-{access.course.slug}",
+                                  filters.get("limit"))
 
 
 class StudentGradebookApi(ApiView):

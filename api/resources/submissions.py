@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from api.access import CourseAccess, acting_for, acting_student
 from api.base import ApiView
 from api.errors import ApiError
-from api.fields import id_field
+from api.fields import MAX_ID, id_field
 from api.idempotency import Note, idempotent, resource_ident, resource_name
 from courses.models import Part
 from grading.models import Submission
@@ -68,6 +68,9 @@ class SubmissionListApi(ApiView):
         part = id_field(required=False)
         exercise = serializers.SlugField(required=False)
         since = serializers.DateTimeField(required=False, help_text="submitted at or after")
+        after = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID, help_text=(
+            "keyset paging (start with 0): submissions with an id above this one, in id order; the "
+            "response's next link carries the last id (count is null: not counted)"))
 
     @extend_schema(parameters=[FilterSerializer],
                    responses=SubmissionOutput(many=True))
@@ -80,6 +83,9 @@ class SubmissionListApi(ApiView):
             student = acting_student(access, query.get("student"))
         rows = course_submissions(access=access, student=student, part_id=query.get("part"),
                                   exercise=query.get("exercise"), since=query.get("since"))
+        if "after" in query:
+            return self.keyset_page(request, rows.filter(pk__gt=query["after"]).order_by("pk"),
+                                    SubmissionOutput, {"staff": access.is_staff})
         return self.paginated(request, rows, SubmissionOutput, {"staff": access.is_staff})
 
     @extend_schema(

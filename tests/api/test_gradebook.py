@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from grading.models import Submission
 from grading.services import submission_create
+from tests.factories import progress_sync
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +38,7 @@ def test_updated_since_returns_only_students_graded_since(
     submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
     submission_create(student=bob, course=course, part=numeric_part, raw_answer="0.1")
     Submission.objects.filter(student=alice).update(graded_at=timezone.now() - timedelta(hours=2))
+    progress_sync(course)
     client = key_client(readonly_token)
     since = (timezone.now() - timedelta(hours=1)).isoformat()
     body = client.get(url(course), {"updated_since": since}).json()
@@ -83,3 +85,18 @@ def test_the_gradebook_costs_a_fixed_number_of_queries(
         EnrollmentFactory(course=course)
     with django_assert_max_num_queries(len(small.captured_queries)):
         client.get(url(course))
+
+
+def test_the_gradebook_pages_by_student_id_with_a_cursor(
+    course, alice, bob, numeric_part, key_client, readonly_token
+):
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    client = key_client(readonly_token)
+    first = client.get(url(course), {"limit": 1}).json()
+    assert len(first["rows"]) == 1 and first["next_after"] == first["rows"][0]["student_id"]
+    second = client.get(url(course), {"limit": 1, "after": first["next_after"]}).json()
+    assert len(second["rows"]) == 1 and second["rows"][0]["student_id"] > first["next_after"]
+    last = client.get(url(course), {"limit": 1, "after": second["next_after"]}).json()
+    assert last["rows"] == [] and last["next_after"] is None
+    assert {first["rows"][0]["username"], second["rows"][0]["username"]} == {"alice", "bob"}
+    assert client.get(url(course)).json()["next_after"] is None

@@ -191,6 +191,26 @@ def test_lists_filter_by_student_part_and_time_and_paginate(
     assert bad.status_code == 400 and "since" in bad.json()["fields"]
 
 
+def test_keyset_pages_stay_stable_while_answers_come_in(
+    course, alice, bob, numeric_part, client_for, key_client, lms_token
+):
+    for n in range(3):
+        client_for(alice).post(url(course), {"part": numeric_part.pk, "answer": f"0.{n + 1}"},
+                               format="json")
+    lms = key_client(lms_token)
+    page = lms.get(url(course), {"after": 0, "limit": 2}).json()
+    assert page["count"] is None and len(page["results"]) == 2 and "after=" in page["next"]
+    seen = [row["id"] for row in page["results"]]
+    # An answer arrives between two pages: offsets would shift, the cursor does not.
+    client_for(bob).post(url(course), {"part": numeric_part.pk, "answer": "0.1"}, format="json")
+    while page["next"]:
+        page = lms.get(page["next"]).json()
+        seen += [row["id"] for row in page["results"]]
+    assert seen == sorted(Submission.objects.values_list("pk", flat=True))
+    bad = lms.get(url(course), {"after": "-1"})
+    assert bad.status_code == 400 and "after" in bad.json()["fields"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_retries_with_one_key_submit_once(course, alice, numeric_part, client_for):
     if connection.vendor != "postgresql":

@@ -81,3 +81,27 @@ def test_seeding_the_demo_twice_keeps_one_default_variant():
     _run("seed_demo", "--students", "2")
     _run("seed_demo", "--students", "2")
     assert list(DefaultVariant.objects.values_list("student__username", flat=True)) == ["student1"]
+
+
+def test_seed_demo_builds_a_large_class_with_answers_from_the_module_s_misconceptions():
+    from grading.models import PartProgress, StudentProgress, Submission
+    from grading.progress import PART_FIELDS, progress_rebuild
+
+    _run("sync_content")
+    output = _run("seed_demo", "--students", "40", "--submissions-per-student", "12")
+    assert "40 students" in output or "37 students added" in output
+    course = Course.objects.get()
+    assert Enrollment.objects.filter(course=course, role="student").count() == 40
+    assert Submission.objects.filter(course=course).count() == 40 * 12
+    tags = set(Submission.objects.exclude(misconception="").values_list("misconception", flat=True))
+    assert {"linear-decay"} <= tags  # Apply 1's own misconception, among others
+    assert Submission.objects.filter(outcome="correct").exists()
+    assert StudentProgress.objects.filter(course=course).count() == 40
+    def kept() -> dict:
+        return {(p.student_id, p.part_id): tuple(getattr(p, f) for f in PART_FIELDS)
+                for p in PartProgress.objects.all()}
+
+    before = kept()
+    progress_rebuild(course=course)
+    assert kept() == before
+    assert get_user_model().objects.get(username="student40").check_password(DEMO_PASSWORD)

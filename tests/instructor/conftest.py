@@ -14,6 +14,7 @@ from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Pa
 from courses.services import content_sync
 from grading.models import Submission
 from tests.conftest import CONTENT_ROOT
+from tests.factories import progress_sync
 
 User = get_user_model()
 _CONTENT_MODELS = (Module, Section, Figure, Lab, Exercise, Part)
@@ -73,4 +74,5 @@ def build_class(course: Course, students: int, *, attempts: int = 3, prefix: str
                 ))
     Submission.objects.bulk_create(rows, batch_size=2000)
     Submission.objects.filter(course=course).update(created_at=start)
+    progress_sync(course)
     return users

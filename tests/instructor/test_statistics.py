@@ -9,17 +9,19 @@ from grading.models import Submission
 from grading.overrides import grade_override_create
 from instructor.misconceptions import misconception_profile
 from instructor.statistics import part_detail, point_biserial, question_statistics
-from tests.factories import EnrollmentFactory, UserFactory
+from tests.factories import EnrollmentFactory, UserFactory, progress_sync
 
 C, WRONG, R = Submission.Outcome.CORRECT, Submission.Outcome.INCORRECT, Submission.Outcome.INVALID
 
 
 def _answer(student, course, part, outcome, score=None, canonical="", tag="", seed=None,
             counts=True):
-    return Submission.objects.create(
+    submission = Submission.objects.create(
         student=student, course=course, part=part, raw_answer=canonical or "x",
         canonical=canonical, outcome=outcome, score=score, misconception=tag,
         counts_as_attempt=counts and outcome != R, variant_seed=seed)
+    progress_sync(course)
+    return submission
 
 
 @pytest.fixture

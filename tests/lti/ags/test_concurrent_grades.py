@@ -30,8 +30,10 @@ def test_parts_graded_concurrently_both_count_in_the_recorded_score(lms_server, 
 
     for _ in range(5):  # several rounds: the race is not won the same way every time
         ScoreDelivery.objects.all().delete()
-        from grading.models import Submission
+        from grading.models import PartProgress, StudentProgress, Submission
         Submission.objects.all().delete()
+        PartProgress.objects.all().delete()  # the kept progress goes with the answers
+        StudentProgress.objects.all().delete()
         barrier = threading.Barrier(4)
 
         def answer(student, part, raw, barrier=barrier) -> None:

@@ -1,0 +1,320 @@
+"""Progress kept on write: one PartProgress row per (student, part) and one StudentProgress
+row per (student, course), changed in the transaction that changes a verdict.
+
+Every write that changes what a student's submissions or overrides say (a submission stored
+or graded, a review, an override, a regrade, a prediction graded from its lab run) calls
+`progress_refresh` before its transaction commits. The refresh reads one (student, part)'s
+rows through the (course, part, student) index, a bounded number of queries whatever the
+history; `progress_rebuild` recomputes every row of a course from scratch (a different
+computation: a fold over the submissions in order) and the two are tested to agree.
+"""
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, connections, transaction
+from django.db.models import Count, Exists, F, FloatField, Max, Min, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from courses.models import Course, Part
+from grading.models import GradeOverride, PartProgress, StudentProgress, Submission
+
+SCORED = Submission.GRADED_OUTCOMES
+WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
+WAITING = (Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
+#: A score at least this high is full marks (grading/gradebook.py uses the same bound).
+FULL_MARKS = 1.0 - 1e-9
+
+#: The PartProgress fields computed from a (student, part)'s submissions and overrides.
+PART_FIELDS = ("computed_best", "best_score", "overridden", "attempts", "submissions", "pending",
+               "awaiting_review", "ungraded", "solved", "correct", "to_correct", "solved_at",
+               "last_submitted_at", "changed_at", "last_wrong_key", "last_wrong_misconception")
+STUDENT_FIELDS = ("total", "attempts", "parts_solved", "awaiting_review", "last_activity",
+                  "changed_at")
+
+
+def answer_digest(key: str | None) -> str:
+    """The stored form of `grading.checkers.answer_key` (fixed length, indexable); "" for
+    None (an unreadable answer never repeats another)."""
+    return "" if key is None else hashlib.sha256(key.encode()).hexdigest()
+
+
+def _later(a: datetime | None, b: datetime | None) -> datetime | None:
+    if a is None or b is None:
+        return a or b
+    return max(a, b)
+
+
+def _apply_override(values: dict[str, Any], override: tuple[float | None, datetime] | None) -> None:
+    """The latest override's score replaces the computed best (None clears overrides)."""
+    values["best_score"] = values["computed_best"]
+    values["overridden"] = False
+    values["correct"] = values["solved"]
+    if override is None:
+        return
+    score, at = override
+    values["changed_at"] = _later(values["changed_at"], at)
+    if score is not None:
+        values["best_score"], values["overridden"] = score, True
+        values["correct"] = score >= FULL_MARKS
+
+
+def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+    """Recompute the (student, part) row from its submissions and overrides and store it.
+
+    Five queries however many answers the student gave (the row locked, aggregates over the
+    (course, part, student) index, the latest override, the update). Call it inside the
+    transaction that changed a verdict.
+    """
+    # Lock the row first: under READ COMMITTED the aggregates below then see every answer
+    # committed by a concurrent refresh of the same row, which cannot overwrite ours.
+    row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
+    mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
+    first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
+                     .order_by("id").values("id")[:1])
+    agg = mine.aggregate(
+        computed_best=Max("score", filter=Q(outcome__in=SCORED)),
+        attempts=Count("id", filter=Q(counts_as_attempt=True)),
+        submissions=Count("id"),
+        pending=Count("id", filter=Q(outcome__in=WAITING)),
+        awaiting_review=Count("id", filter=Q(outcome=Submission.Outcome.REVIEW)),
+        ungraded=Count("id", filter=Q(graded_at__isnull=True)),
+        corrects=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
+        to_correct=Count("id", filter=Q(counts_as_attempt=True,
+                                        id__lte=Subquery(first_correct))),
+        solved_at=Min("created_at", filter=Q(outcome=Submission.Outcome.CORRECT)),
+        last_submitted_at=Max("created_at"),
+        changed_at=Max("graded_at"),
+    )
+    wrong = (mine.filter(outcome__in=WRONG, counts_as_attempt=True).order_by("-id")
+             .values_list("canonical", "misconception").first())
+    override = (GradeOverride.objects.filter(course_id=course_id, student_id=student_id,
+                                             part_id=part_id)
+                .order_by("-created_at", "-id").values_list("score", "created_at").first())
+    values: dict[str, Any] = {
+        **{k: agg[k] for k in ("computed_best", "attempts", "submissions", "pending",
+                               "awaiting_review", "ungraded", "to_correct", "solved_at",
+                               "last_submitted_at", "changed_at")},
+        "solved": agg["corrects"] > 0,
+        "last_wrong_key": wrong[0] if wrong else "",
+        "last_wrong_misconception": wrong[1] if wrong else "",
+    }
+    _apply_override(values, override)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.save(update_fields=list(values))
+    return row
+
+
+def _active_parts() -> Any:
+    return Part.objects.active().filter(exercise__archived_at__isnull=True)
+
+
+def _student_totals(course_id: int, student_ids: Iterable[int] | None) -> Iterator[
+        tuple[int, dict[str, Any]]]:
+    """(student id, StudentProgress values) from the PartProgress rows of active parts."""
+    rows = PartProgress.objects.filter(course_id=course_id)
+    if student_ids is not None:
+        rows = rows.filter(student_id__in=list(student_ids))
+    active = _active_parts().filter(pk=OuterRef("part_id"))
+    counted = Q(Exists(active))
+    # Points and parts solved count the active parts (the gradebook's columns); attempts,
+    # answers awaiting review and the last activity every part, as the gradebook rows do.
+    grouped = rows.values("student_id").annotate(
+        total=Coalesce(Sum(F("best_score") * F("part__points"), filter=counted,
+                           output_field=FloatField()), Value(0.0)),
+        attempts_sum=Coalesce(Sum("attempts"), Value(0)),
+        parts_solved=Count("id", filter=counted & Q(correct=True)),
+        review_sum=Coalesce(Sum("awaiting_review"), Value(0)),
+        last_activity=Max("last_submitted_at"),
+        changed=Max("changed_at"),
+    ).order_by()
+    for row in grouped:
+        yield row["student_id"], {
+            "total": float(row["total"]), "attempts": row["attempts_sum"],
+            "parts_solved": row["parts_solved"], "awaiting_review": row["review_sum"],
+            "last_activity": row["last_activity"], "changed_at": row["changed"]}
+
+
+def student_progress_refresh(*, course_id: int, student_id: int) -> None:
+    """Recompute the student's course totals from their PartProgress rows, the totals row
+    locked first (so concurrent refreshes of two parts add up). Three queries."""
+    row, _ = StudentProgress.objects.select_for_update().get_or_create(
+        course_id=course_id, student_id=student_id)
+    for _sid, values in _student_totals(course_id, [student_id]):
+        for name, value in values.items():
+            setattr(row, name, value)
+        row.save(update_fields=list(values))
+
+
+def progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+    """Bring the (student, part) row and the student's course totals up to date: the one
+    call every verdict-changing write makes inside its transaction. Bounded query count."""
+    row = part_progress_refresh(course_id=course_id, student_id=student_id, part_id=part_id)
+    student_progress_refresh(course_id=course_id, student_id=student_id)
+    return row
+
+
+def progress_for_update(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+    """The (student, part) row, created if missing, locked until the transaction ends (so
+    concurrent answers of one student to one part are checked one after the other)."""
+    row, _ = PartProgress.objects.select_for_update().get_or_create(
+        course_id=course_id, student_id=student_id, part_id=part_id)
+    return row
+
+
+# --- Rebuild: the same numbers by a different road (a fold over each student's answers)
+
+
+@dataclass
+class _Fold:
+    computed_best: float | None = None
+    attempts: int = 0
+    submissions: int = 0
+    pending: int = 0
+    awaiting_review: int = 0
+    ungraded: int = 0
+    solved: bool = False
+    to_correct: int = 0
+    solved_at: datetime | None = None
+    last_submitted_at: datetime | None = None
+    changed_at: datetime | None = None
+    last_wrong_key: str = ""
+    last_wrong_misconception: str = ""
+
+    def add(self, outcome: Any, score: Any, counts: Any, created: Any, graded: Any,
+            canonical: Any, misconception: Any) -> None:
+        """Count one more submission (the columns of `progress_rebuild`'s query, in id order)."""
+        self.submissions += 1
+        if counts:
+            self.attempts += 1
+        if outcome in SCORED and score is not None:
+            self.computed_best = score if self.computed_best is None else max(
+                self.computed_best, score)
+        if outcome in WAITING:
+            self.pending += 1
+        if outcome == Submission.Outcome.REVIEW:
+            self.awaiting_review += 1
+        if graded is None:
+            self.ungraded += 1
+        if outcome == Submission.Outcome.CORRECT:
+            if counts and not self.to_correct:
+                self.to_correct = self.attempts
+            self.solved = True
+            self.solved_at = created if self.solved_at is None else min(self.solved_at, created)
+        if outcome in WRONG and counts:
+            self.last_wrong_key, self.last_wrong_misconception = canonical, misconception
+        self.last_submitted_at = _later(self.last_submitted_at, created)
+        self.changed_at = _later(self.changed_at, graded)
+
+
+def _chunks(rows: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of a values_list query, 5,000 at a time, through a server-side cursor; on
+    PostgreSQL read raw (the driver's values are final; the ORM's per-row work would double
+    the time), elsewhere through the ORM (SQLite's raw times are naive)."""
+    if connection.vendor != "postgresql":
+        chunk = []
+        for row in rows.iterator(chunk_size=5000):
+            chunk.append(row)
+            if len(chunk) >= 5000:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+        return
+    sql, params = rows.query.sql_with_params()
+    with connections[rows.db].chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(5000):
+            yield chunk
+
+
+def _row(course_id: int, key: tuple[int, int], fold: _Fold,
+         overrides: dict[tuple[int, int], tuple[float | None, datetime]]) -> tuple[Any, ...]:
+    values = {name: getattr(fold, name) for name in fold.__dataclass_fields__}
+    values["correct"] = fold.solved
+    _apply_override(values, overrides.pop(key, None))
+    return (course_id, key[0], key[1], *(values[name] for name in PART_FIELDS))
+
+
+def _write_rows(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]]) -> int:
+    """Insert `rows` (values of `columns`): PostgreSQL's COPY, else bulk_create in batches.
+    Returns how many."""
+    written = 0
+    batch: list[tuple[Any, ...]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= 20000:
+            written += _insert(model, columns, batch)
+            batch = []
+    return written + _insert(model, columns, batch)
+
+
+def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> int:
+    if not rows:
+        return 0
+    if connection.vendor == "postgresql":
+        # One COPY per batch: between batches the connection is free again for the
+        # server-side cursor the rows come from.
+        quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
+        table = connection.ops.quote_name(model._meta.db_table)
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY {table} ({quoted}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+    else:
+        model.objects.bulk_create([model(**dict(zip(columns, row, strict=True))) for row in rows])
+    return len(rows)
+
+
+def progress_rebuild(*, course: Course,
+                     progress: Callable[[int, int], None] | None = None) -> int:
+    """Delete and recompute every progress row of the course from its submissions and
+    overrides (for repair, and after bulk loads). Returns the PartProgress rows written.
+    Reads the submissions once, in (student, part, id) order, through a server-side
+    cursor; `progress(done, total)` is called every 10,000 submissions and at the end."""
+    submissions = Submission.objects.filter(course_id=course.pk)
+    total = submissions.count()
+    latest_override: dict[tuple[int, int], tuple[float | None, datetime]] = {}
+    for student_id, part_id, score, at in (
+            GradeOverride.objects.filter(course_id=course.pk).order_by("created_at", "id")
+            .values_list("student_id", "part_id", "score", "created_at")):
+        latest_override[(student_id, part_id)] = (score, at)
+    columns = ("course_id", "student_id", "part_id", *PART_FIELDS)
+    with transaction.atomic():
+        PartProgress.objects.filter(course_id=course.pk).delete()
+        StudentProgress.objects.filter(course_id=course.pk).delete()
+
+        def part_rows() -> Iterator[tuple[Any, ...]]:
+            rows = submissions.order_by("student_id", "part_id", "id").values_list(
+                "student_id", "part_id", "outcome", "score", "counts_as_attempt", "created_at",
+                "graded_at", "canonical", "misconception")
+            current: tuple[int, int] | None = None
+            fold = _Fold()
+            done = 0
+            for chunk in _chunks(rows):
+                for student_id, part_id, *rest in chunk:
+                    key = (student_id, part_id)
+                    if key != current:
+                        if current is not None:
+                            yield _row(course.pk, current, fold, latest_override)
+                        current, fold = key, _Fold()
+                    fold.add(*rest)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+            if current is not None:
+                yield _row(course.pk, current, fold, latest_override)
+            for key in list(latest_override):  # overridden parts without any answer
+                yield _row(course.pk, key, _Fold(), latest_override)
+
+        written = _write_rows(PartProgress, columns, part_rows())
+        StudentProgress.objects.bulk_create(
+            (StudentProgress(course_id=course.pk, student_id=sid, **values)
+             for sid, values in _student_totals(course.pk, None)), batch_size=5000)
+    if progress is not None:
+        progress(total, total)
+    return written

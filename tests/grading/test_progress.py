@@ -1,0 +1,99 @@
+"""Progress rows kept on write equal a rebuild from submissions, after any sequence of
+submissions, reviews, overrides and regrades."""
+
+import contextlib
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from courses.models import Part
+from grading.models import GradeOverride, PartProgress, Review, StudentProgress, Submission
+from grading.overrides import grade_override_create
+from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild
+from grading.regrade import submissions_regrade
+from grading.reviews import review_create
+from grading.services import SubmissionRefused, submission_create
+from grading.variant_assignment import variant_for
+
+pytestmark = pytest.mark.django_db
+
+ANSWERS = ("right", "linear", "wrong", "invalid", "half")
+
+
+def _kept(course) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]]]:
+    parts = {(p.student_id, p.part_id): tuple(getattr(p, f) for f in PART_FIELDS)
+             for p in PartProgress.objects.filter(course=course).exclude(
+                 submissions=0, overridden=False, changed_at=None)}
+    students = {s.student_id: tuple(round(v, 9) if isinstance(v, float) else v
+                                    for v in (getattr(s, f) for f in STUDENT_FIELDS))
+                for s in StudentProgress.objects.filter(course=course)}
+    return parts, students
+
+
+def _answer(kind: str, student, course, part) -> str:
+    if part.exercise.slug == "extend-bottleneck":
+        return {"invalid": "", "right": "attention lets the decoder look back"}.get(
+            kind, f"a {kind} explanation of the bottleneck")
+    p = variant_for(student=student, course=course, exercise=part.exercise).params
+    if part.exercise.slug == "apply-1-gradient-bound":
+        return {"right": f"{p['sigma']}^{p['steps']}", "linear": f"{p['sigma']}*{p['steps']}",
+                "wrong": "0.5", "invalid": "0.85^^2", "half": "0.25"}[kind]
+    return {"right": "0", "linear": "1", "wrong": "2", "invalid": "((", "half": "3"}[kind]
+
+
+operation = st.one_of(
+    st.tuples(st.just("submit"), st.integers(0, 1), st.integers(0, 2), st.sampled_from(ANSWERS)),
+    st.tuples(st.just("review"), st.integers(0, 50), st.sampled_from([0.0, 0.5, 1.0])),
+    st.tuples(st.just("override"), st.integers(0, 1), st.integers(0, 2),
+              st.sampled_from([None, 0.0, 0.4, 1.0])),
+    st.tuples(st.just("regrade")),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(operation, min_size=1, max_size=12))
+def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene, ops) -> None:
+    for model in (Review, GradeOverride, PartProgress, StudentProgress):
+        model.objects.all().delete()
+    Submission.objects.all().delete()
+    students = [alice, bob]
+    parts = list(Part.objects.select_related("exercise").filter(exercise__slug__in=[
+        "apply-1-gradient-bound", "extend-bottleneck", "apply-2-sequential-steps"]
+    ).order_by("exercise__slug", "order"))[:3]
+    for op in ops:
+        if op[0] == "submit":
+            student, part = students[op[1]], parts[op[2] % len(parts)]
+            with contextlib.suppress(SubmissionRefused):
+                submission_create(student=student, course=course, part=part,
+                                  raw_answer=_answer(op[3], student, course, part))
+        elif op[0] == "review":
+            waiting = list(Submission.objects.filter(
+                part__exercise__slug="extend-bottleneck", counts_as_attempt=True).order_by("pk"))
+            if waiting:
+                chosen = waiting[op[1] % len(waiting)]
+                review_create(course=course, submission_id=chosen.pk, reviewer=irene,
+                              points=op[2] * chosen.part.points)
+        elif op[0] == "override":
+            part = parts[op[2] % len(parts)]
+            grade_override_create(course=course, student_id=students[op[1]].pk, part_id=part.pk,
+                                  points=None if op[3] is None else op[3] * part.points,
+                                  reason="test", by=irene)
+        else:
+            submissions_regrade(submissions=Submission.objects.filter(course=course))
+    kept = _kept(course)
+    progress_rebuild(course=course)
+    assert _kept(course) == kept
+
+
+def test_the_command_rebuilds_rows_that_were_lost(course, alice) -> None:
+    part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
+    submission_create(student=alice, course=course, part=part, raw_answer="0.5")
+    before = _kept(course)
+    PartProgress.objects.all().delete()
+    StudentProgress.objects.all().delete()
+    call_command("progress_rebuild", "--course", course.slug)
+    assert _kept(course) == before and before[0]
