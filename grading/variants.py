@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -29,6 +29,7 @@ __all__ = [
     "render_prompt",
     "seed_for",
     "validate_parameters",
+    "variant_drawer",
     "variant_params",
 ]
 
@@ -82,6 +83,40 @@ def _draw(spec: Mapping[str, Any], rng: np.random.Generator) -> Any:
         grid = _grid(spec)
         return grid[int(rng.integers(len(grid)))]
     return spec["default"]
+
+
+def variant_drawer(
+    parameters: Mapping[str, Mapping[str, Any]] | None,
+) -> Callable[[int | None], dict[str, Any]]:
+    """A function of the seed giving the drawn (not derived) parameters of that variant,
+    equal to ``variant_params(parameters, None, seed)``: the definitions are validated and
+    the grids built once, so pages that place many students in their variants pay only the
+    draws. Raises ValueError for invalid definitions (at once, not on the first call)."""
+    parameters = parameters or {}
+    problems = validate_parameters(parameters, None)
+    if problems:
+        raise ValueError("; ".join(problems))
+    names = sorted(parameters)
+    defaults = {name: parameters[name]["default"] for name in names}
+    pools: list[tuple[str, list[Any] | None]] = []
+    for name in names:
+        spec = parameters[name]
+        if "choices" in spec:
+            pools.append((name, list(spec["choices"])))
+        elif "min" in spec and "max" in spec:
+            pools.append((name, _grid(spec)))
+        else:
+            pools.append((name, None))
+
+    def draw(seed: int | None) -> dict[str, Any]:
+        if seed is None:
+            values = dict(defaults)
+        else:
+            rng = np.random.default_rng(seed)
+            values = {name: pool[int(rng.integers(len(pool)))] if pool is not None
+                      else defaults[name] for name, pool in pools}
+        return {name: list(v) if isinstance(v, list) else v for name, v in values.items()}
+    return draw
 
 
 def variant_params(

@@ -31,7 +31,7 @@ from courses.selectors import course_students
 from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import GradeOverride, PartProgress, Submission
-from grading.variants import variant_params
+from grading.variants import variant_drawer, variant_params
 from instructor.charts import histogram_svg
 
 WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
@@ -247,10 +247,12 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
         .order_by("created_at", "id").values_list("student_id", "score")
     )
     # Students are grouped by their drawn parameters (derived ones follow from them), so
-    # sympy runs once per variant rather than once per student.
+    # sympy runs once per variant rather than once per student; the definitions are checked
+    # once (variant_drawer), each student costs only the draws.
+    draw = variant_drawer(exercise.parameters)
     groups: dict[tuple[Any, ...], list[tuple[int | None, float | None, bool]]] = defaultdict(list)
     for student_id, seed, best, correct, ungraded in per_student:
-        drawn = variant_params(exercise.parameters, None, seed)
+        drawn = draw(seed)
         key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
         score: float | None = None if ungraded else best or 0.0  # None: no grade yet
         solved = correct > 0

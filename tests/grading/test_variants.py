@@ -14,6 +14,7 @@ from grading.variants import (
     render_prompt,
     seed_for,
     validate_parameters,
+    variant_drawer,
     variant_params,
 )
 
@@ -82,6 +83,20 @@ def test_draws_use_numpy_default_rng_in_sorted_name_order():
     sigma = APPLY_1["sigma"]["choices"][int(rng.integers(4))]
     steps = APPLY_1["steps"]["choices"][int(rng.integers(9))]
     assert variant_params(APPLY_1, {}, 7) == {"sigma": sigma, "steps": steps}
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.one_of(st.none(), st.integers(min_value=0, max_value=2**63 - 1)))
+def test_variant_drawer_draws_what_variant_params_draws(seed):
+    grid = {"x": {"default": 0.85, "min": 0.8, "max": 0.95, "step": 0.05},
+            "n": {"default": 5, "min": 2, "max": 6}, "N": {"default": 1000}}
+    for parameters in (APPLY_1, APPLY_3, LISTS, grid, {}):
+        assert variant_drawer(parameters)(seed) == variant_params(parameters, None, seed)
+
+
+def test_variant_drawer_rejects_invalid_definitions_at_once():
+    with pytest.raises(ValueError):
+        variant_drawer({"x": {"choices": [1, 2]}})
 
 
 def test_min_max_step_grid_gives_clean_decimals():
