@@ -5,23 +5,32 @@ Every text cell goes through `csv_safe`, so a name or an answer starting with `=
 or `@` is not run as a formula by a spreadsheet.
 """
 
+import csv
+import io
 from collections.abc import Iterator
 from datetime import datetime
+from typing import Any
 
 from django.db import connections
+from django.db.models import Q
 
 from courses.models import Course
 from grading.gradebook import (
+    ROW_COLUMNS,
+    PartColumn,
     csv_safe,
     csv_text,
     db_datetime,
     gradebook_columns,
     gradebook_csv_rows,
-    gradebook_iter,
+    gradebook_students,
+    raw_rows,
 )
-from grading.models import Submission
+from grading.models import PartProgress, Submission
 
 CHUNK = 2000
+#: Students per gradebook CSV batch: one query for their scores, one string of lines.
+CSV_BATCH = 1000
 
 SUBMISSION_HEADER = [
     "submission_id", "username", "exercise", "part", "variant_seed", "submitted_at", "outcome",
@@ -31,12 +40,54 @@ SUBMISSION_HEADER = [
 
 
 def gradebook_csv(*, course: Course, group: str = "") -> Iterator[str]:
-    """The course gradebook as CSV lines (header first; overrides applied), streamed in
-    constant memory: students through a server-side cursor, their progress rows a batch at
-    a time (grading.gradebook.gradebook_iter)."""
+    """The course gradebook as CSV text (header first; overrides applied), streamed in
+    constant memory: students through a server-side cursor, their scores a batch at a time.
+
+    The same text as `csv_text(gradebook_csv_rows(columns, gradebook_iter(...)))`, without
+    building a GradebookRow and a PartCell per student and cell: each batch reads only the
+    (student, part, score) triples it prints and yields its lines as one string."""
     columns = gradebook_columns(course=course)
-    yield from csv_text(gradebook_csv_rows(columns, gradebook_iter(course=course,
-                                                                   group=group or None)))
+    yield from csv_text(gradebook_csv_rows(columns, []))  # the header
+    students = gradebook_students(course=course, group=group or None).values_list(*ROW_COLUMNS)
+    batch: list[tuple[Any, ...]] = []
+    for student in students.iterator(chunk_size=CSV_BATCH):
+        batch.append(student)
+        if len(batch) >= CSV_BATCH:
+            yield _gradebook_lines(course, columns, batch)
+            batch = []
+    if batch:
+        yield _gradebook_lines(course, columns, batch)
+
+
+def _gradebook_lines(course: Course, columns: list[PartColumn],
+                     students: list[tuple[Any, ...]]) -> str:
+    """The CSV lines of `students` (tuples of ROW_COLUMNS), as `gradebook_csv_rows` prints
+    them; one query for their scores."""
+    scores: dict[int, dict[int, float | None]] = {s[0]: {} for s in students}
+    cells = (PartProgress.objects.filter(course=course, student_id__in=list(scores))
+             .filter(Q(submissions__gt=0) | Q(overridden=True))
+             .values_list("student_id", "part_id", "best_score").order_by())
+    for student_id, part_id, best in raw_rows(cells):
+        scores[student_id][part_id] = best
+    points = [(c.id, c.points) for c in columns]
+    total_points = f"{sum(c.points for c in columns):g}"
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for user_id, username, first, last, email, group_label, external_id in students:
+        mine = scores[user_id]
+        row = [csv_safe(username), csv_safe(f"{first} {last}".strip() or username),
+               csv_safe(email), csv_safe(external_id), csv_safe(group_label)]
+        earned = 0.0
+        for part_id, weight in points:
+            if part_id not in mine:
+                row.append("")
+                continue
+            best = mine[part_id]
+            row.append("" if best is None else f"{best * weight:g}")
+            earned += (best or 0.0) * weight
+        row += [f"{earned:g}", total_points]
+        writer.writerow(row)
+    return out.getvalue()
 
 
 def _iso(value: datetime | str | None) -> str:
