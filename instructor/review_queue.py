@@ -1,8 +1,10 @@
 """The review queue: answers only a person can grade, shown with the part's rubric."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Paginator
+from django.db.models import Sum
 from django.utils.safestring import SafeString, mark_safe
 
 from courses.models import Course, Part
@@ -10,7 +12,7 @@ from courses.rendering import render_markdown
 from courses.selectors import course_students
 from grading.checkers import grade
 from grading.misconception_labels import misconception_label
-from grading.models import Submission
+from grading.models import StudentProgress, Submission
 from grading.variant_assignment import default_variant_students, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
 
@@ -79,15 +81,39 @@ def _question(submission: Submission, course: Course, default: set[int]) -> Stud
                             variant=variant)
 
 
+class _KnownCount(Paginator):
+    """A paginator told its count (so it does not count the answers itself)."""
+
+    def __init__(self, object_list: Any, per_page: int, *, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known = count
+
+    @property
+    def count(self) -> int:
+        return self._known
+
+
+def waiting_count(*, course: Course) -> int:
+    """How many answers of the course's active students await review: the sum of their kept
+    totals (StudentProgress.awaiting_review counts their REVIEW answers over every part, kept
+    on write by grading/progress.py), one row per student rather than one per answer."""
+    students = course_students(course=course).values("user_id")
+    total = (StudentProgress.objects.filter(course=course, awaiting_review__gt=0,
+                                            student_id__in=students)
+             .aggregate(n=Sum("awaiting_review"))["n"])
+    return int(total or 0)
+
+
 def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     """One page of the course's answers awaiting review, oldest first, each with the question
     in the student's variant, its part's reviewer rubric and which rubric concepts the
-    checker found. Three queries."""
+    checker found. Three queries (the count from the kept progress totals)."""
     students = course_students(course=course).values("user_id")
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
-    shown = Paginator(waiting.select_related("student", "part__exercise")
-                      .order_by("created_at", "id"), PER_PAGE).get_page(page)
+    shown = _KnownCount(waiting.select_related("student", "part__exercise")
+                        .order_by("created_at", "id"), PER_PAGE,
+                        count=waiting_count(course=course)).get_page(page)
     page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
     total = shown.paginator.count
     cache: dict[int, SafeString] = {}
