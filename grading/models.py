@@ -60,6 +60,12 @@ class Submission(models.Model):
             models.Index(fields=["course", "misconception", "part", "student"],
                          name="submission_tagged",
                          condition=models.Q(counts_as_attempt=True) & ~models.Q(misconception="")),
+            # Covering for the wrong-answer distributions (instructor/statistics.py): read
+            # with an index-only scan instead of the whole table.
+            models.Index(fields=["course", "part", "canonical", "misconception", "student"],
+                         name="submission_wrong_answers",
+                         condition=models.Q(counts_as_attempt=True,
+                                            outcome__in=["incorrect", "partial"])),
         ]
 
     def __str__(self) -> str:

@@ -62,7 +62,7 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
     ).exclude(misconception="")
     class_rows = (
         tagged.values_list("misconception", "part__exercise__title", "part__key", "part_id")
-        .annotate(count=Count("id"), students=Count("student_id", distinct=True))
+        .annotate(count=Count("*"), students=Count("student_id", distinct=True))
         .order_by("-count", "misconception")
     )
     class_counts = [TagCount(tag=tag, label=labels.of(tag, part_id), exercise_title=title,
@@ -74,14 +74,14 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
     tags = sorted(per_tag, key=lambda t: (-per_tag[t], t))
 
     # Students ranked by tagged answers, paged in the database; then the page's tag counts.
-    ranked = (tagged.values("student_id").annotate(n=Count("id"))
+    ranked = (tagged.values("student_id").annotate(n=Count("*"))
               .order_by("-n", "student_id").values_list("student_id", flat=True))
     shown = Paginator(ranked, PER_PAGE).get_page(page)
     page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)
     per_student: dict[int, dict[str, int]] = defaultdict(dict)
     for student_id, tag, count in (tagged.filter(student_id__in=chosen)
                                    .values_list("student_id", "misconception")
-                                   .annotate(count=Count("id")).order_by()):
+                                   .annotate(count=Count("*")).order_by()):
         per_student[student_id][tag] = count
     people = {
         user_id: (username, f"{first} {last}".strip() or username, group_label)

@@ -183,7 +183,7 @@ def _wrong_answer_groups(
         students = Value(0)
     grouped = (
         rows.values_list("part_id", "canonical", "misconception")
-        .annotate(count=Count("id"), students=students)
+        .annotate(count=Count("*"), students=students)
         .order_by("part_id", "-count", "canonical")
     )
     result: dict[int, list[WrongAnswer]] = defaultdict(list)
