@@ -16,10 +16,12 @@ Definitions (students are the course's active students, optionally one group):
   student's total score, over the students who attempted it (None when either is constant).
 """
 
+import json
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, F, FilteredRelation, FloatField, Max, Q, QuerySet, Sum, Value
@@ -38,6 +40,8 @@ WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
 #: Answers that have no grade yet: awaiting a reviewer, or a lab (predictions).
 UNGRADED = (Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
 TOP_WRONG_ANSWERS = 3
+#: Seeds whose drawn parameters a process remembers (~20 MB; two classes of 50,000).
+VARIANT_KEYS_KEPT = 100_000
 
 
 @dataclass(frozen=True)
@@ -225,6 +229,26 @@ def question_statistics(*, course: Course, group: str = "") -> list[PartStatisti
                        _wrong_answer_groups(course, group), TOP_WRONG_ANSWERS)
 
 
+_KEYS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+
+
+@lru_cache(maxsize=16)
+def _drawer(definitions: str) -> Callable[[int | None], dict[str, Any]]:
+    return variant_drawer(json.loads(definitions))
+
+
+@lru_cache(maxsize=VARIANT_KEYS_KEPT)
+def _variant_key(definitions: str, seed: int | None) -> tuple[tuple[str, str], ...]:
+    """The drawn parameters of seed `seed` under the parameter definitions (JSON), as a
+    hashable key. Remembered: a seed's draws never change while its definitions do not (the
+    definitions are part of the key), and a draw costs ~20 us, a lookup ~0.2 us."""
+    drawn = _drawer(definitions)(seed)
+    key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
+    if len(_KEYS) >= VARIANT_KEYS_KEPT:  # exercises with very many variants: stay bounded
+        _KEYS.clear()
+    return _KEYS.setdefault(key, key)  # one object per variant, shared by its seeds
+
+
 def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
     """Students, solved and mean best score per variant of the part's exercise (empty for an
     exercise with a single variant). Two queries."""
@@ -248,12 +272,11 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
     )
     # Students are grouped by their drawn parameters (derived ones follow from them), so
     # sympy runs once per variant rather than once per student; the definitions are checked
-    # once (variant_drawer), each student costs only the draws.
-    draw = variant_drawer(exercise.parameters)
+    # once (variant_drawer), and a seed's draws are remembered by the process.
+    definitions = json.dumps(exercise.parameters, sort_keys=True)
     groups: dict[tuple[Any, ...], list[tuple[int | None, float | None, bool]]] = defaultdict(list)
     for student_id, seed, best, correct, ungraded in per_student:
-        drawn = draw(seed)
-        key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
+        key = _variant_key(definitions, seed)
         score: float | None = None if ungraded else best or 0.0  # None: no grade yet
         solved = correct > 0
         if overrides.get(student_id) is not None:
