@@ -31,14 +31,19 @@ def outbox_backlog_register(channel: str, count: Callable[[], dict[str, int]]) -
     _BACKLOG[channel] = count
 
 
-def webhook_backlog() -> dict[str, int]:
-    """Webhook deliveries waiting (pending) and given up on (failed)."""
-    delivery = apps.get_model("events", "WebhookDelivery")
-    rows = (delivery.objects.filter(status__in=("pending", "failed"))
+def _status_counts(model_label: str, statuses: tuple[str, ...]) -> dict[str, int]:
+    """Rows of model `app_label.Model` per status in `statuses` (0 for a status with none)."""
+    model = apps.get_model(model_label)
+    rows = (model.objects.filter(status__in=statuses)
             .values("status").annotate(n=Count("id")).order_by())
-    counts = {"pending": 0, "failed": 0}
+    counts = dict.fromkeys(statuses, 0)
     counts.update({row["status"]: row["n"] for row in rows})
     return counts
+
+
+def webhook_backlog() -> dict[str, int]:
+    """Webhook deliveries waiting (pending) and given up on (failed)."""
+    return _status_counts("events.WebhookDelivery", ("pending", "failed"))
 
 
 outbox_backlog_register("webhook", webhook_backlog)
@@ -46,12 +51,7 @@ outbox_backlog_register("webhook", webhook_backlog)
 
 def lab_runs_active() -> dict[str, int]:
     """Lab runs queued and running now."""
-    run = apps.get_model("labs", "LabRun")
-    rows = (run.objects.filter(status__in=("queued", "running"))
-            .values("status").annotate(n=Count("id")).order_by())
-    counts = {"queued": 0, "running": 0}
-    counts.update({row["status"]: row["n"] for row in rows})
-    return counts
+    return _status_counts("labs.LabRun", ("queued", "running"))
 
 
 def broker_queue_depth(app: Any, queue: str) -> int | None:
