@@ -23,6 +23,7 @@ from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.checkers.base import misconception_list
 from grading.models import PartProgress, StudentProgress, Submission
 from grading.progress import answer_digest, progress_rebuild
+from grading.services import penalised
 from grading.variant_assignment import default_variant
 from grading.variants import reference_value
 
@@ -136,9 +137,7 @@ def _student_answers(pools: list[PartPool], budget: int, rng: random.Random,
             counts = answer.key not in keys or not answer.key
             attempts += counts
             keys.add(answer.key)
-            score = answer.score
-            if score is not None and pool.penalty:
-                score *= max(0.0, 1.0 - pool.penalty * (max(attempts, 1) - 1))
+            score = penalised(answer.score, pool.penalty, max(attempts, 1))
             if answer.outcome == Submission.Outcome.REVIEW and rng.random() < 0.7:
                 score = round(rng.random(), 2)  # reviewed since
                 answer = Answer(answer.raw, "correct" if score >= 1 else "partial", score,

@@ -20,12 +20,7 @@ from django.db.models.functions import Cast
 
 from courses.models import Course, Enrollment, Part
 from courses.selectors import course_students
-from grading.models import PartProgress, StudentProgress, Submission
-
-#: Outcomes whose score counts toward the gradebook.
-SCORED = Submission.GRADED_OUTCOMES
-#: A score at least this high is full marks (scores are floats: never compared with ==).
-FULL_MARKS = 1.0 - 1e-9
+from grading.models import PartProgress, StudentProgress
 
 
 class CellState:

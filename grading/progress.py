@@ -22,10 +22,11 @@ from django.db.models.functions import Coalesce
 from courses.models import Course, Part
 from grading.models import GradeOverride, PartProgress, StudentProgress, Submission
 
+#: Outcomes whose score counts toward progress and the gradebook.
 SCORED = Submission.GRADED_OUTCOMES
 WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
 WAITING = (Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
-#: A score at least this high is full marks (grading/gradebook.py uses the same bound).
+#: A score at least this high is full marks (scores are floats: never compared with ==).
 FULL_MARKS = 1.0 - 1e-9
 
 #: The PartProgress fields computed from a (student, part)'s submissions and overrides.

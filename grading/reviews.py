@@ -7,9 +7,8 @@ from django.utils import timezone
 
 from courses.models import Course
 from grading.events import submission_graded_record
-from grading.gradebook import FULL_MARKS
 from grading.models import Review, Submission
-from grading.progress import progress_refresh
+from grading.progress import FULL_MARKS, progress_refresh
 from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
 
 

@@ -30,9 +30,10 @@ from django.http import Http404
 
 from courses.models import Course, Part
 from courses.selectors import course_students
-from grading.gradebook import FULL_MARKS, SCORED, PartColumn, gradebook_columns
+from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import GradeOverride, PartProgress, Submission
+from grading.progress import FULL_MARKS, SCORED
 from grading.variants import variant_drawer, variant_params
 from instructor.charts import histogram_svg
 

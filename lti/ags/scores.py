@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from courses.models import Course, Exercise, Part
 from grading.deadlines import deadline_for
-from grading.gradebook import FULL_MARKS, SCORED
 from grading.models import GradeOverride, Submission
+from grading.progress import FULL_MARKS, SCORED
 
 
 class ActivityProgress:
