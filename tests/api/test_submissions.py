@@ -166,11 +166,14 @@ def test_lists_filter_by_student_part_and_time_and_paginate(
     course, alice, bob, numeric_part, client_for, key_client, lms_token
 ):
     other_part = numeric_part.exercise.module.exercises.get(slug="apply-3-context-value").parts.get()
+    # Negative answers are wrong in every variant (the bound is a positive power), so no
+    # answer solves the part and closes it to the later ones.
     for n in range(3):
-        client_for(alice).post(url(course), {"part": numeric_part.pk, "answer": f"0.{n + 1}"}, format="json")
+        client_for(alice).post(url(course), {"part": numeric_part.pk, "answer": f"-0.{n + 1}"},
+                               format="json")
     client_for(alice).post(url(course), {"part": other_part.pk, "answer": "1"}, format="json")
-    client_for(bob).post(url(course), {"part": numeric_part.pk, "answer": "0.1"}, format="json")
-    Submission.objects.filter(raw_answer="0.1", student=alice).update(
+    client_for(bob).post(url(course), {"part": numeric_part.pk, "answer": "-0.1"}, format="json")
+    Submission.objects.filter(raw_answer="-0.1", student=alice).update(
         created_at=timezone.now() - timedelta(days=2))
 
     lms = key_client(lms_token)
