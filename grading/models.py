@@ -221,6 +221,13 @@ class PartProgress(models.Model):
     last_wrong_key = models.TextField(blank=True,
                                       help_text="canonical form of the latest wrong answer")
     last_wrong_misconception = models.CharField(max_length=60, blank=True)
+    wrong_answers = models.JSONField(
+        default=dict, blank=True,
+        help_text="counted wrong answers by wrong_answer_digest(misconception, canonical)")
+    variant_seed = models.BigIntegerField(null=True, blank=True,
+                                          help_text="the variant the student answered")
+    variant_key = models.CharField(max_length=32, blank=True,
+                                   help_text="digest of that variant's drawn parameters")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["course", "student", "part"],
@@ -255,3 +262,28 @@ class StudentProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student_id} in {self.course_id}: {self.total:g}"
+
+
+class WrongAnswerCount(models.Model):
+    """How many counted wrong answers to a course's part read as one canonical form with one
+    misconception tag, and from how many students: the sum of the PartProgress rows'
+    `wrong_answers`, kept in the transaction that changes them (grading/wrong_answer_counts.py)
+    and rebuilt with them. Counts every member who answered; readers subtract those who are
+    not active students."""
+
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="+")
+    part = models.ForeignKey(Part, on_delete=models.PROTECT, related_name="+")
+    digest = models.CharField(max_length=32, help_text="wrong_answer_digest(misconception, canonical)")
+    misconception = models.CharField(max_length=60, blank=True)
+    canonical = models.TextField(blank=True)
+    answers = models.IntegerField(default=0)
+    students = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["course", "part", "digest"],
+                                               name="one_count_per_wrong_answer")]
+        indexes = [models.Index(fields=["course", "part", "-answers"],
+                                name="wrong_answer_count_by_answers")]
+
+    def __str__(self) -> str:
+        return f"{self.part_id} {self.canonical!r}: {self.answers}"

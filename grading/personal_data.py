@@ -14,6 +14,7 @@ from grading.models import (
     Review,
     Submission,
 )
+from grading.progress import progress_refresh
 
 
 def _iso(value: Any) -> str | None:
@@ -63,9 +64,14 @@ def progress_export(user: User) -> list[dict[str, Any]]:
 
 
 def progress_erase(user: User, pseudonym: str) -> int:
-    """The latest wrong answer (text read from an answer) goes; scores and counts stay."""
-    return PartProgress.objects.filter(student=user).exclude(last_wrong_key="").update(
-        last_wrong_key="")
+    """Runs after the answers' erasure (a later `order`): each of the person's rows is
+    refreshed from their erased answers, so the latest wrong answer's text goes and the
+    course's wrong-answer counts move their answers to the erased (empty) form; scores and
+    counts stay. Returns the rows refreshed."""
+    rows = list(PartProgress.objects.filter(student=user).values_list("course_id", "part_id"))
+    for course_id, part_id in rows:
+        progress_refresh(course_id=course_id, student_id=user.pk, part_id=part_id)
+    return len(rows)
 
 
 def grade_changes_export(user: User) -> dict[str, Any]:
@@ -95,6 +101,7 @@ def grade_changes_erase(user: User, pseudonym: str) -> int:
 def register() -> None:
     """Register grading's personal data (called from grading's hooks)."""
     personal_data_register(PersonalDataSource("submissions", submissions_export, submissions_erase))
-    personal_data_register(PersonalDataSource("progress", progress_export, progress_erase))
+    personal_data_register(PersonalDataSource("progress", progress_export, progress_erase,
+                                              order=110))
     personal_data_register(PersonalDataSource("grade changes", grade_changes_export,
                                               grade_changes_erase))

@@ -10,8 +10,9 @@ computation: a fold over the submissions in order) and the two are tested to agr
 """
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,15 @@ from django.db.models import Count, Exists, F, FloatField, Max, Min, OuterRef, Q
 from django.db.models.functions import Coalesce
 
 from courses.models import Course, Part
-from grading.models import GradeOverride, PartProgress, StudentProgress, Submission
+from grading.models import GradeOverride, PartProgress, StudentProgress, Submission, WrongAnswerCount
+from grading.variant_keys import parameter_definitions, variant_key
+from grading.wrong_answer_counts import (
+    Kind,
+    Sums,
+    wrong_answer_counts_add,
+    wrong_answer_counts_change,
+    wrong_answer_kinds,
+)
 
 #: Outcomes whose score counts toward progress and the gradebook.
 SCORED = Submission.GRADED_OUTCOMES
@@ -32,7 +41,8 @@ FULL_MARKS = 1.0 - 1e-9
 #: The PartProgress fields computed from a (student, part)'s submissions and overrides.
 PART_FIELDS = ("computed_best", "best_score", "overridden", "attempts", "submissions", "pending",
                "awaiting_review", "ungraded", "solved", "correct", "to_correct", "solved_at",
-               "last_submitted_at", "changed_at", "last_wrong_key", "last_wrong_misconception")
+               "last_submitted_at", "changed_at", "last_wrong_key", "last_wrong_misconception",
+               "wrong_answers", "variant_seed", "variant_key")
 STUDENT_FIELDS = ("total", "attempts", "parts_solved", "awaiting_review", "last_activity",
                   "changed_at")
 
@@ -63,16 +73,19 @@ def _apply_override(values: dict[str, Any], override: tuple[float | None, dateti
         values["correct"] = score >= FULL_MARKS
 
 
-def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
-    """Recompute the (student, part) row from its submissions and overrides and store it.
+def _part_progress_refresh(*, course_id: int, student_id: int,
+                           part_id: int) -> tuple[PartProgress, dict[str, int], dict[str, Kind]]:
+    """Recompute the (student, part) row from its submissions and overrides and store it;
+    returns it with its wrong answers before and after (for the course's sums).
 
     Five queries however many answers the student gave (the row locked, aggregates over the
-    (course, part, student) index, the latest override, the update). Call it inside the
-    transaction that changed a verdict.
+    (course, part, student) index, the wrong answers grouped, the latest override, the
+    update), one more on the first answer to the part (its variant's key).
     """
     # Lock the row first: under READ COMMITTED the aggregates below then see every answer
     # committed by a concurrent refresh of the same row, which cannot overwrite ours.
     row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
+    before = dict(row.wrong_answers or {})
     mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
     first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
                      .order_by("id").values("id")[:1])
@@ -89,25 +102,36 @@ def part_progress_refresh(*, course_id: int, student_id: int, part_id: int) -> P
         solved_at=Min("created_at", filter=Q(outcome=Submission.Outcome.CORRECT)),
         last_submitted_at=Max("created_at"),
         changed_at=Max("graded_at"),
+        variant_seed=Max("variant_seed"),
     )
-    wrong = (mine.filter(outcome__in=WRONG, counts_as_attempt=True).order_by("-id")
-             .values_list("canonical", "misconception").first())
+    wrong = list(mine.filter(outcome__in=WRONG, counts_as_attempt=True)
+                 .values_list("misconception", "canonical")
+                 .annotate(answers=Count("id"), latest=Max("id")).order_by())
+    latest = max(wrong, key=lambda group: group[3], default=None)
+    after = wrong_answer_kinds((m, c, n) for m, c, n, _ in wrong)
     override = (GradeOverride.objects.filter(course_id=course_id, student_id=student_id,
                                              part_id=part_id)
                 .order_by("-created_at", "-id").values_list("score", "created_at").first())
     values: dict[str, Any] = {
         **{k: agg[k] for k in ("computed_best", "attempts", "submissions", "pending",
                                "awaiting_review", "ungraded", "to_correct", "solved_at",
-                               "last_submitted_at", "changed_at")},
+                               "last_submitted_at", "changed_at", "variant_seed")},
         "solved": agg["corrects"] > 0,
-        "last_wrong_key": wrong[0] if wrong else "",
-        "last_wrong_misconception": wrong[1] if wrong else "",
+        "last_wrong_key": latest[1] if latest else "",
+        "last_wrong_misconception": latest[0] if latest else "",
+        "wrong_answers": {digest: kind[2] for digest, kind in after.items()},
     }
+    # The key follows the seed: drawn on the first answer, and again if the seed changes.
+    if agg["submissions"] and (row.submissions == 0 or agg["variant_seed"] != row.variant_seed):
+        parameters = Part.objects.filter(pk=part_id).values_list(
+            "exercise__parameters", flat=True).first()
+        values["variant_key"] = variant_key(parameter_definitions(parameters),
+                                            agg["variant_seed"])
     _apply_override(values, override)
     for name, value in values.items():
         setattr(row, name, value)
     row.save(update_fields=list(values))
-    return row
+    return row, before, after
 
 
 def _active_parts() -> Any:
@@ -152,10 +176,14 @@ def student_progress_refresh(*, course_id: int, student_id: int) -> None:
 
 
 def progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
-    """Bring the (student, part) row and the student's course totals up to date: the one
-    call every verdict-changing write makes inside its transaction. Bounded query count."""
-    row = part_progress_refresh(course_id=course_id, student_id=student_id, part_id=part_id)
+    """Bring the (student, part) row, the student's course totals and the course's wrong
+    answer counts up to date: the one call every verdict-changing write makes inside its
+    transaction. Bounded query count (see `_part_progress_refresh`, then three for the totals
+    and at most one for the counts)."""
+    row, before, after = _part_progress_refresh(course_id=course_id, student_id=student_id,
+                                                part_id=part_id)
     student_progress_refresh(course_id=course_id, student_id=student_id)
+    wrong_answer_counts_change(course_id=course_id, part_id=part_id, before=before, after=after)
     return row
 
 
@@ -185,9 +213,11 @@ class _Fold:
     changed_at: datetime | None = None
     last_wrong_key: str = ""
     last_wrong_misconception: str = ""
+    variant_seed: int | None = None
+    wrong: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def add(self, outcome: Any, score: Any, counts: Any, created: Any, graded: Any,
-            canonical: Any, misconception: Any) -> None:
+            canonical: Any, misconception: Any, seed: Any) -> None:
         """Count one more submission (the columns of `progress_rebuild`'s query, in id order)."""
         self.submissions += 1
         if counts:
@@ -208,6 +238,9 @@ class _Fold:
             self.solved_at = created if self.solved_at is None else min(self.solved_at, created)
         if outcome in WRONG and counts:
             self.last_wrong_key, self.last_wrong_misconception = canonical, misconception
+            self.wrong[(misconception, canonical)] = self.wrong.get((misconception, canonical), 0) + 1
+        if seed is not None:
+            self.variant_seed = seed if self.variant_seed is None else max(self.variant_seed, seed)
         self.last_submitted_at = _later(self.last_submitted_at, created)
         self.changed_at = _later(self.changed_at, graded)
 
@@ -234,9 +267,16 @@ def _chunks(rows: Any) -> Iterator[list[tuple[Any, ...]]]:
 
 
 def _row(course_id: int, key: tuple[int, int], fold: _Fold,
-         overrides: dict[tuple[int, int], tuple[float | None, datetime]]) -> tuple[Any, ...]:
-    values = {name: getattr(fold, name) for name in fold.__dataclass_fields__}
+         overrides: dict[tuple[int, int], tuple[float | None, datetime]],
+         definitions: dict[int, str], sums: Sums) -> tuple[Any, ...]:
+    """The PartProgress values of a fold (its wrong answers also added to `sums`)."""
+    values: dict[str, Any] = {name: getattr(fold, name) for name in fold.__dataclass_fields__}
     values["correct"] = fold.solved
+    kinds = wrong_answer_kinds((m, c, n) for (m, c), n in fold.wrong.items())
+    wrong_answer_counts_add(sums, key[1], kinds)
+    values["wrong_answers"] = {digest: kind[2] for digest, kind in kinds.items()}
+    values["variant_key"] = (variant_key(definitions.get(key[1], "{}"), fold.variant_seed)
+                             if fold.submissions else "")
     _apply_override(values, overrides.pop(key, None))
     return (course_id, key[0], key[1], *(values[name] for name in PART_FIELDS))
 
@@ -265,7 +305,7 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
         with connection.cursor() as cursor, cursor.cursor.copy(
                 f"COPY {table} ({quoted}) FROM STDIN") as copy:
             for row in rows:
-                copy.write_row(row)
+                copy.write_row([json.dumps(v) if isinstance(v, dict) else v for v in row])
     else:
         model.objects.bulk_create([model(**dict(zip(columns, row, strict=True))) for row in rows])
     return len(rows)
@@ -285,14 +325,18 @@ def progress_rebuild(*, course: Course,
             .values_list("student_id", "part_id", "score", "created_at")):
         latest_override[(student_id, part_id)] = (score, at)
     columns = ("course_id", "student_id", "part_id", *PART_FIELDS)
+    definitions = {pk: parameter_definitions(parameters) for pk, parameters in
+                   Part.objects.values_list("pk", "exercise__parameters")}
+    sums: Sums = {}
     with transaction.atomic():
         PartProgress.objects.filter(course_id=course.pk).delete()
         StudentProgress.objects.filter(course_id=course.pk).delete()
+        WrongAnswerCount.objects.filter(course_id=course.pk).delete()
 
         def part_rows() -> Iterator[tuple[Any, ...]]:
             rows = submissions.order_by("student_id", "part_id", "id").values_list(
                 "student_id", "part_id", "outcome", "score", "counts_as_attempt", "created_at",
-                "graded_at", "canonical", "misconception")
+                "graded_at", "canonical", "misconception", "variant_seed")
             current: tuple[int, int] | None = None
             fold = _Fold()
             done = 0
@@ -301,21 +345,26 @@ def progress_rebuild(*, course: Course,
                     key = (student_id, part_id)
                     if key != current:
                         if current is not None:
-                            yield _row(course.pk, current, fold, latest_override)
+                            yield _row(course.pk, current, fold, latest_override, definitions,
+                                       sums)
                         current, fold = key, _Fold()
                     fold.add(*rest)
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)
             if current is not None:
-                yield _row(course.pk, current, fold, latest_override)
+                yield _row(course.pk, current, fold, latest_override, definitions, sums)
             for key in list(latest_override):  # overridden parts without any answer
-                yield _row(course.pk, key, _Fold(), latest_override)
+                yield _row(course.pk, key, _Fold(), latest_override, definitions, sums)
 
         written = _write_rows(PartProgress, columns, part_rows())
         StudentProgress.objects.bulk_create(
             (StudentProgress(course_id=course.pk, student_id=sid, **values)
              for sid, values in _student_totals(course.pk, None)), batch_size=5000)
+        _write_rows(WrongAnswerCount, ("course_id", "part_id", "digest", "misconception",
+                                       "canonical", "answers", "students"),
+                    ((course.pk, part_id, digest, *entry) for (part_id, digest), entry
+                     in sums.items()))
     if progress is not None:
         progress(total, total)
     return written

@@ -16,12 +16,10 @@ Definitions (students are the course's active students, optionally one group):
   student's total score, over the students who attempted it (None when either is constant).
 """
 
-import json
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, F, FilteredRelation, FloatField, Max, Q, QuerySet, Sum, Value
@@ -32,17 +30,13 @@ from courses.models import Course, Part
 from courses.selectors import course_students
 from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
-from grading.models import GradeOverride, PartProgress, Submission
-from grading.progress import FULL_MARKS, SCORED
-from grading.variants import variant_drawer, variant_params
+from grading.models import PartProgress, Submission
+from grading.variants import variant_params
+from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
 from instructor.charts import histogram_svg
 
 WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
-#: Answers that have no grade yet: awaiting a reviewer, or a lab (predictions).
-UNGRADED = (Submission.Outcome.REVIEW, Submission.Outcome.PENDING)
 TOP_WRONG_ANSWERS = 3
-#: Seeds whose drawn parameters a process remembers (~20 MB; two classes of 50,000).
-VARIANT_KEYS_KEPT = 100_000
 
 
 @dataclass(frozen=True)
@@ -168,34 +162,48 @@ def _part_sums(course: Course, students: QuerySet[Any, Any],
 
 
 def _wrong_answer_groups(
-    course: Course, group: str, part_id: int | None = None
+    course: Course, group: str, part_id: int | None = None, top: int | None = None
 ) -> dict[int, list[WrongAnswer]]:
-    labels = course_misconception_labels(course=course)
-    """Wrong answers per part grouped by canonical form and misconception, commonest first.
+    """Wrong answers per part (or of part `part_id`) grouped by canonical form and
+    misconception, commonest first (at most `top` per part), each with its distinct students.
 
-    For one part (`part_id`) each group also counts its distinct students; over every part
-    that count is left out (0): it would double the cost of the query.
+    The whole class reads the counts kept on write (grading/wrong_answer_counts.py); one
+    group groups its students' answers (an index scan per student of the group).
     """
+    labels = course_misconception_labels(course=course)
+    part_ids = None if part_id is None else [part_id]
+    tallies: dict[int, list[WrongAnswerTally]]
+    if not group:
+        tallies = class_wrong_answers(course=course, part_ids=part_ids, top=top)
+    else:
+        tallies = _group_wrong_answers(course, group, part_ids)
+    return {
+        part: [WrongAnswer(canonical=t.canonical, misconception=t.misconception,
+                           label=labels.of(t.misconception, part) if t.misconception else "",
+                           count=t.answers, students=t.students)
+               for t in (rows[:top] if top is not None else rows)]
+        for part, rows in tallies.items()
+    }
+
+
+def _group_wrong_answers(course: Course, group: str,
+                         part_ids: list[int] | None) -> dict[int, list[WrongAnswerTally]]:
+    """`class_wrong_answers` for the active students of one group, from their answers."""
     rows = Submission.objects.filter(
         course=course, outcome__in=WRONG, counts_as_attempt=True,
         student_id__in=course_students(course=course, group=group).values("user_id"),
     )
-    students: Count | Value
-    if part_id is not None:
-        students = Count("student_id", distinct=True)
-        rows = rows.filter(part_id=part_id)
-    else:
-        students = Value(0)
+    if part_ids is not None:
+        rows = rows.filter(part_id__in=part_ids)
     grouped = (
         rows.values_list("part_id", "canonical", "misconception")
-        .annotate(count=Count("*"), students=students)
-        .order_by("part_id", "-count", "canonical")
+        .annotate(count=Count("*"), students=Count("student_id", distinct=True))
+        .order_by("part_id", "-count", "canonical", "misconception")
     )
-    result: dict[int, list[WrongAnswer]] = defaultdict(list)
+    result: dict[int, list[WrongAnswerTally]] = defaultdict(list)
     for part, canonical, misconception, count, people in grouped:
-        result[part].append(WrongAnswer(canonical=canonical, misconception=misconception,
-                                        label=labels.of(misconception, part) if misconception
-                                        else "", count=count, students=people))
+        result[part].append(WrongAnswerTally(canonical=canonical, misconception=misconception,
+                                             answers=count, students=people))
     return result
 
 
@@ -227,71 +235,37 @@ def question_statistics(*, course: Course, group: str = "") -> list[PartStatisti
     """Statistics of every active part of the course (see the module docstring), each with
     its three commonest wrong answers. Six queries whatever the size of the class."""
     return _statistics(course, group, gradebook_columns(course=course),
-                       _wrong_answer_groups(course, group), TOP_WRONG_ANSWERS)
-
-
-_KEYS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
-
-
-@lru_cache(maxsize=16)
-def _drawer(definitions: str) -> Callable[[int | None], dict[str, Any]]:
-    return variant_drawer(json.loads(definitions))
-
-
-@lru_cache(maxsize=VARIANT_KEYS_KEPT)
-def _variant_key(definitions: str, seed: int | None) -> tuple[tuple[str, str], ...]:
-    """The drawn parameters of seed `seed` under the parameter definitions (JSON), as a
-    hashable key. Remembered: a seed's draws never change while its definitions do not (the
-    definitions are part of the key), and a draw costs ~20 us, a lookup ~0.2 us."""
-    drawn = _drawer(definitions)(seed)
-    key = tuple((name, repr(value)) for name, value in sorted(drawn.items()))
-    if len(_KEYS) >= VARIANT_KEYS_KEPT:  # exercises with very many variants: stay bounded
-        _KEYS.clear()
-    return _KEYS.setdefault(key, key)  # one object per variant, shared by its seeds
+                       _wrong_answer_groups(course, group, top=TOP_WRONG_ANSWERS),
+                       TOP_WRONG_ANSWERS)
 
 
 def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
     """Students, solved and mean best score per variant of the part's exercise (empty for an
-    exercise with a single variant). Two queries."""
+    exercise with a single variant), grouped in the database by the drawn parameters kept on
+    each student's progress row. Two queries, plus the draws of one seed per variant."""
     exercise = part.exercise
     if not exercise.parameters:
         return []
-    per_student = (
-        Submission.objects.filter(
-            course=course, part=part, counts_as_attempt=True,
-            student_id__in=course_students(course=course, group=group).values("user_id"),
-        )
-        .values_list("student_id", "variant_seed")
-        .annotate(best=Max("score", filter=Q(outcome__in=SCORED)),
-                  correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
-                  ungraded=Count("id", filter=Q(outcome__in=UNGRADED)))
+    graded = Q(overridden=True) | Q(pending=0)
+    rows = (
+        PartProgress.objects.filter(
+            course=course, part=part, attempts__gt=0,
+            student_id__in=course_students(course=course, group=group).values("user_id"))
+        .values("variant_key").annotate(
+            students=Count("id"), solved=Count("id", filter=Q(correct=True)),
+            graded=Count("id", filter=graded),
+            scored=Coalesce(Sum(Coalesce(F("best_score"), Value(0.0)), filter=graded),
+                            Value(0.0)),
+            seed=Max("variant_seed"))
         .order_by()
     )
-    overrides: dict[int, float | None] = dict(
-        GradeOverride.objects.filter(course=course, part=part)
-        .order_by("created_at", "id").values_list("student_id", "score")
-    )
-    # Students are grouped by their drawn parameters (derived ones follow from them), so
-    # sympy runs once per variant rather than once per student; the definitions are checked
-    # once (variant_drawer), and a seed's draws are remembered by the process.
-    definitions = json.dumps(exercise.parameters, sort_keys=True)
-    groups: dict[tuple[Any, ...], list[tuple[int | None, float | None, bool]]] = defaultdict(list)
-    for student_id, seed, best, correct, ungraded in per_student:
-        key = _variant_key(definitions, seed)
-        score: float | None = None if ungraded else best or 0.0  # None: no grade yet
-        solved = correct > 0
-        if overrides.get(student_id) is not None:
-            score = overrides[student_id] or 0.0
-            solved = score >= FULL_MARKS
-        groups[key].append((seed, score, solved))
-    result = []
-    for members in groups.values():
-        params = variant_params(exercise.parameters, exercise.derived, members[0][0])
-        scores = [score for _, score, _ in members if score is not None]
-        result.append(VariantDifficulty(
-            params=params, students=len(members), solved=sum(1 for *_, s in members if s),
-            difficulty=sum(scores) / len(scores) if scores else None,
-        ))
+    result = [
+        VariantDifficulty(
+            params=variant_params(exercise.parameters, exercise.derived, row["seed"]),
+            students=row["students"], solved=row["solved"],
+            difficulty=row["scored"] / row["graded"] if row["graded"] else None)
+        for row in rows
+    ]
     result.sort(key=lambda v: (v.difficulty if v.difficulty is not None else 2.0, -v.students))
     return result
 

@@ -1,7 +1,6 @@
-"""Fill the new answer_key column and the progress rows from the submissions already stored.
-
-Uses today's grader (answer_key) and rebuild code, as `manage.py progress_rebuild` would:
-run once on upgrade; on an empty database it does nothing.
+"""Fill the new answer_key column from the submissions already stored, with today's grader
+(answer_key); the progress rows are rebuilt by 0010, after the last of their columns exist.
+Runs once on upgrade; on an empty database it does nothing.
 """
 
 from typing import Any
@@ -10,9 +9,8 @@ from django.db import migrations
 
 
 def backfill(apps: Any, schema_editor: Any) -> None:
-    from courses.models import Course
     from grading.checkers import answer_key
-    from grading.progress import answer_digest, progress_rebuild
+    from grading.progress import answer_digest
 
     submission_model = apps.get_model("grading", "Submission")
     rows = (submission_model.objects.filter(answer_key="", counts_as_attempt=True)
@@ -24,8 +22,6 @@ def backfill(apps: Any, schema_editor: Any) -> None:
             continue
         if key:
             submission_model.objects.filter(pk=pk).update(answer_key=key)
-    for course_id in apps.get_model("courses", "Course").objects.values_list("pk", flat=True):
-        progress_rebuild(course=Course(pk=course_id))  # only its key is used
 
 
 class Migration(migrations.Migration):

@@ -1,26 +1,59 @@
-"""Progress rows kept on write equal a rebuild from submissions, after any sequence of
-submissions, reviews, overrides and regrades."""
+"""Progress rows and wrong-answer counts kept on write equal a rebuild from submissions,
+after any sequence of submissions, reviews, overrides, regrades and withdrawals; the class's
+wrong answers read from the counts equal those grouped from the active students' answers."""
 
 import contextlib
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Count
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from courses.models import Part
-from grading.models import GradeOverride, PartProgress, Review, StudentProgress, Submission
+from courses.models import Enrollment, Part
+from grading.models import (
+    GradeOverride,
+    PartProgress,
+    Review,
+    StudentProgress,
+    Submission,
+    WrongAnswerCount,
+)
 from grading.overrides import grade_override_create
 from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild
 from grading.regrade import submissions_regrade
 from grading.reviews import review_create
 from grading.services import SubmissionRefused, submission_create
 from grading.variant_assignment import variant_for
+from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
+from privacy.erasure import personal_data_erase
 
 pytestmark = pytest.mark.django_db
 
 ANSWERS = ("right", "linear", "wrong", "invalid", "half")
+
+
+def _counts(course) -> set[tuple[Any, ...]]:
+    return set(WrongAnswerCount.objects.filter(course=course).exclude(answers=0, students=0)
+               .values_list("part_id", "digest", "misconception", "canonical", "answers",
+                            "students"))
+
+
+def _wrong_answers_of_active_students(course) -> dict[int, list[WrongAnswerTally]]:
+    """What `class_wrong_answers` must say, grouped from the submissions themselves."""
+    active = Enrollment.objects.filter(course=course, role="student", is_active=True)
+    rows = (Submission.objects.filter(course=course, outcome__in=["incorrect", "partial"],
+                                      counts_as_attempt=True,
+                                      student_id__in=active.values("user_id"))
+            .values_list("part_id", "canonical", "misconception")
+            .annotate(n=Count("*"), people=Count("student_id", distinct=True)).order_by())
+    result: dict[int, list[WrongAnswerTally]] = {}
+    for part, canonical, misconception, n, people in rows:
+        result.setdefault(part, []).append(WrongAnswerTally(canonical, misconception, n, people))
+    for tallies in result.values():
+        tallies.sort(key=lambda t: (-t.answers, t.canonical, t.misconception))
+    return result
 
 
 def _kept(course) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]]]:
@@ -50,6 +83,8 @@ operation = st.one_of(
     st.tuples(st.just("override"), st.integers(0, 1), st.integers(0, 2),
               st.sampled_from([None, 0.0, 0.4, 1.0])),
     st.tuples(st.just("regrade")),
+    st.tuples(st.just("withdraw"), st.integers(0, 2)),
+    st.tuples(st.just("erase"), st.integers(0, 2)),
 )
 
 
@@ -57,16 +92,17 @@ operation = st.one_of(
                                                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=12))
 def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene, ops) -> None:
-    for model in (Review, GradeOverride, PartProgress, StudentProgress):
+    for model in (Review, GradeOverride, PartProgress, StudentProgress, WrongAnswerCount):
         model.objects.all().delete()
     Submission.objects.all().delete()
-    students = [alice, bob]
+    Enrollment.objects.filter(course=course).update(is_active=True)
+    students = [alice, bob, irene]  # the instructor answers too; only students are counted
     parts = list(Part.objects.select_related("exercise").filter(exercise__slug__in=[
         "apply-1-gradient-bound", "extend-bottleneck", "apply-2-sequential-steps"]
     ).order_by("exercise__slug", "order"))[:3]
     for op in ops:
         if op[0] == "submit":
-            student, part = students[op[1]], parts[op[2] % len(parts)]
+            student, part = students[op[1] % 3], parts[op[2] % len(parts)]
             with contextlib.suppress(SubmissionRefused):
                 submission_create(student=student, course=course, part=part,
                                   raw_answer=_answer(op[3], student, course, part))
@@ -82,11 +118,21 @@ def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene,
             grade_override_create(course=course, student_id=students[op[1]].pk, part_id=part.pk,
                                   points=None if op[3] is None else op[3] * part.points,
                                   reason="test", by=irene)
+        elif op[0] == "erase":  # the person's answer text goes; the counts move with it
+            personal_data_erase(user=students[op[1] % 2], requested_by=irene)
+        elif op[0] == "withdraw":  # a student leaves, or comes back
+            enrollment = Enrollment.objects.get(course=course, user=students[op[1] % 2])
+            enrollment.is_active = not enrollment.is_active
+            enrollment.save()
         else:
             submissions_regrade(submissions=Submission.objects.filter(course=course))
-    kept = _kept(course)
+    kept, counts = _kept(course), _counts(course)
+    expected = _wrong_answers_of_active_students(course)
+    assert class_wrong_answers(course=course) == expected
+    assert class_wrong_answers(course=course, top=1) == {p: t[:1] for p, t in expected.items()}
     progress_rebuild(course=course)
     assert _kept(course) == kept
+    assert _counts(course) == counts
 
 
 def test_the_command_rebuilds_rows_that_were_lost(course, alice) -> None:

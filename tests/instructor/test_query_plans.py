@@ -22,7 +22,8 @@ PAGES = ("overview", "matrix", "statistics", "part", "misconceptions", "labs", "
          "reviews", "deadlines", "gradebook-csv", "submissions-csv")
 
 #: Tables that grow with the class and its history: no page or API read may scan them.
-LARGE_TABLES = ("grading_submission", "grading_partprogress", "grading_studentprogress")
+LARGE_TABLES = ("grading_submission", "grading_partprogress", "grading_studentprogress",
+                "grading_wronganswercount")
 
 
 def _plans_with_a_full_scan(queries: list[dict[str, str]]) -> list[str]:

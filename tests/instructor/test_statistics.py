@@ -234,18 +234,3 @@ def test_tags_carry_their_labels_in_statistics_and_the_profile(course, small_cla
     assert dict(profile.tag_columns)["linear-decay"] == LINEAR
     assert {c.tag: c.label for c in profile.class_counts}["fraction-lost"].startswith(
         "Gives the fraction lost")
-
-
-def test_a_remembered_variant_key_follows_the_parameter_definitions():
-    import json
-
-    from grading.variants import variant_params
-    from instructor.statistics import _variant_key
-
-    first = {"sigma": {"default": 0.85, "choices": [0.8, 0.85, 0.9, 0.95]}}
-    second = {"sigma": {"default": 2, "choices": [1, 2, 3]}}
-    for seed in (None, 1, 12345678901234):
-        for parameters in (first, second, first):
-            key = _variant_key(json.dumps(parameters, sort_keys=True), seed)
-            drawn = variant_params(parameters, None, seed)
-            assert key == tuple((name, repr(value)) for name, value in sorted(drawn.items()))

@@ -21,7 +21,7 @@ from tests.instructor.conftest import build_class
 PAGES = {
     "overview": 7,
     "matrix": 9,
-    "statistics": 8,
+    "statistics": 9,
     "part": 12,
     "misconceptions": 9,
     "labs": 10,
