@@ -31,6 +31,7 @@ from courses.selectors import course_students
 from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import PartProgress, Submission
+from grading.variant_keys import parameter_definitions, variant_key
 from grading.variants import variant_params
 from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
 from instructor.charts import histogram_svg
@@ -259,12 +260,23 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
             seed=Max("variant_seed"))
         .order_by()
     )
+    # Keys are drawn when a student first answers; if the definitions changed since, groups
+    # whose representative now draws the same parameters are merged (the aggregates add up;
+    # `manage.py progress_rebuild` re-draws every student's key).
+    definitions = parameter_definitions(exercise.parameters)
+    merged: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        key = variant_key(definitions, row["seed"])
+        into = merged.setdefault(key, {**row, "students": 0, "solved": 0, "graded": 0,
+                                       "scored": 0.0})
+        for name in ("students", "solved", "graded", "scored"):
+            into[name] += row[name]
     result = [
         VariantDifficulty(
             params=variant_params(exercise.parameters, exercise.derived, row["seed"]),
             students=row["students"], solved=row["solved"],
             difficulty=row["scored"] / row["graded"] if row["graded"] else None)
-        for row in rows
+        for row in merged.values()
     ]
     result.sort(key=lambda v: (v.difficulty if v.difficulty is not None else 2.0, -v.students))
     return result

@@ -124,6 +124,17 @@ def test_difficulty_per_variant_groups_students_by_their_parameters(course, smal
     assert variants[0] is harder  # hardest first
 
 
+def test_variants_drawn_before_the_definitions_changed_are_grouped_by_the_new_draws(
+        course, small_class):
+    _, p1, _ = small_class
+    exercise = p1.exercise
+    exercise.parameters = {name: {**spec, "choices": [spec["default"]]}
+                           for name, spec in exercise.parameters.items()}
+    exercise.save()  # one variant left; the rows keep the keys drawn before
+    [only] = part_detail(course=course, part_id=p1.pk).variants
+    assert (only.students, only.solved, only.difficulty) == (4, 3, pytest.approx(0.675))
+
+
 def test_misconception_profile_counts_tags_per_class_and_per_student(course, small_class):
     profile = misconception_profile(course=course)
     assert [(c.tag, c.count, c.students) for c in profile.class_counts] == [
