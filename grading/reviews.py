@@ -43,8 +43,9 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     submission.feedback = comment or "Reviewed by your instructor."
     submission.graded_at = timezone.now()
     submission.save(update_fields=["score", "outcome", "feedback", "graded_at"])
-    # A reviewed answer is a graded submission for the LMS (the outbox commits with it).
-    submission_graded_record(submission)
     progress_refresh(course_id=course.pk, student_id=submission.student_id,
                      part_id=submission.part_id)
+    # A reviewed answer is a graded submission for the LMS (the outbox commits with it; its
+    # consumers read the progress refreshed above).
+    submission_graded_record(submission)
     return review

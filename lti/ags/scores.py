@@ -3,13 +3,11 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from courses.models import Course, Exercise, Part
 from grading.deadlines import deadline_for
-from grading.models import GradeOverride, Submission
-from grading.progress import FULL_MARKS, SCORED
+from grading.models import PartProgress
 
 
 class ActivityProgress:
@@ -38,37 +36,25 @@ def exercise_score(*, course: Course, student: User | int, exercise: Exercise) -
     the latest override) times the part's points, out of the parts' points.
 
     PendingManual while an answer awaits review (activity Submitted); the activity is
-    Completed when every part is solved or out of attempts, or the student's deadline
-    (extension included) has passed, InProgress otherwise. Four queries.
+    Completed when every part is solved (a correct answer, or an override to full marks) or
+    out of attempts, or the student's deadline (extension included) has passed, InProgress
+    otherwise. Reads the kept progress rows: two queries, three more for the deadline.
     """
     student_id = student if isinstance(student, int) else student.pk
     parts = list(Part.objects.active().filter(exercise=exercise).values_list("pk", "points"))
-    cells = {
-        part_id: (best, attempts, review, correct)
-        for part_id, best, attempts, review, correct in Submission.objects.filter(
+    rows = {
+        part_id: (score, attempts, review, solved or correct)
+        for part_id, score, attempts, review, solved, correct in PartProgress.objects.filter(
             course=course, student_id=student_id, part__exercise=exercise)
-        .values_list("part_id").annotate(
-            best=Max("score", filter=Q(outcome__in=SCORED)),
-            attempts=Count("id", filter=Q(counts_as_attempt=True)),
-            review=Count("id", filter=Q(outcome=Submission.Outcome.REVIEW)),
-            correct=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
-        ).values_list("part_id", "best", "attempts", "review", "correct").order_by()
+        .values_list("part_id", "best_score", "attempts", "awaiting_review", "solved", "correct")
     }
-    overrides: dict[int, float | None] = {}
-    for part_id, score in GradeOverride.objects.filter(
-            course=course, student_id=student_id, part__exercise=exercise
-    ).order_by("created_at", "id").values_list("part_id", "score"):
-        overrides[part_id] = score
     given, maximum, pending, finished = 0.0, 0.0, False, True
     for part_id, points in parts:
-        best, attempts, review, correct = cells.get(part_id, (None, 0, 0, 0))
-        override = overrides.get(part_id)
-        score = override if override is not None else best
+        score, attempts, review, solved = rows.get(part_id, (None, 0, 0, False))
         given += (score or 0.0) * points
         maximum += points
         pending = pending or bool(review)
         out_of_attempts = bool(exercise.max_attempts) and attempts >= exercise.max_attempts
-        solved = bool(correct) or (score is not None and score >= FULL_MARKS)
         finished = finished and (solved or out_of_attempts)
     if not finished:
         due = deadline_for(student=_user(student_id), course=course, exercise=exercise)
