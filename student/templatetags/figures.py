@@ -1,13 +1,19 @@
 """The module's two figures drawn on the server: 5.1 as SVG arrows, 5.6 as an HTML grid.
 
 Both work without JavaScript: the chosen word pair and the chosen grid row arrive as query
-parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here.
+parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here. A figure has a
+handful of choices and is the same for every student, so each process keeps what it drew (a
+sixth of the module page's time after every answer).
 """
 
+import json
 import math
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from courses.models import Figure
 from labs.simulations.word_vectors import ANALOGY, POSITIONS, WORDS, angle_degrees, cosine
@@ -29,8 +35,42 @@ def _label_offset(x: float, y: float) -> tuple[float, float]:
     return round(x / length * 14, 1), round(-y / length * 14 + 4, 1)
 
 
-@register.inclusion_tag("student/figures/word_vectors.html")
-def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]:
+#: Drawn figures a process keeps (every choice of both figures fits many times over).
+DRAWN_KEPT = 256
+_DRAWN: dict[tuple[Hashable, ...], SafeString] = {}
+
+
+def _fingerprint(figure: Figure) -> tuple[Hashable, ...]:
+    """All of the figure its templates show: changed content is drawn again."""
+    return (figure.pk, figure.slug, figure.number, figure.title, figure.in_words,
+            json.dumps(figure.data, sort_keys=True))
+
+
+def _drawn(template_name: str, figure: Figure, choice: Hashable,
+           context: Callable[[Figure, Any], dict[str, Any]]) -> SafeString:
+    key = (template_name, _fingerprint(figure), choice)
+    html = _DRAWN.get(key)
+    if html is None:
+        if len(_DRAWN) >= DRAWN_KEPT:
+            _DRAWN.clear()
+        # The template escapes every value; its output is HTML to insert as it is.
+        html = _DRAWN[key] = mark_safe(render_to_string(template_name, context(figure, choice)))  # noqa: S308
+    return html
+
+
+@register.simple_tag
+def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> SafeString:
+    """Figure 5.1 with the pair `pair` chosen (see `word_vectors_context`)."""
+    return _drawn("student/figures/word_vectors.html", figure, tuple(pair), word_vectors_context)
+
+
+@register.simple_tag
+def alignment_grid_figure(figure: Figure, row: int | None) -> SafeString:
+    """Figure 5.6 with row `row` chosen (see `alignment_grid_context`)."""
+    return _drawn("student/figures/alignment_grid.html", figure, row, alignment_grid_context)
+
+
+def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]:
     """Figure 5.1: every word as an arrow from the origin, the chosen pair highlighted with
     its angle, and the analogy arrow man -> woman copied to start at king."""
     a, b = pair
@@ -57,8 +97,7 @@ def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]
     }
 
 
-@register.inclusion_tag("student/figures/alignment_grid.html")
-def alignment_grid_figure(figure: Figure, row: int | None) -> dict[str, Any]:
+def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     """Figure 5.6: the weights as a table whose cells are shaded by weight; choosing a row
     (a link, so it works without JavaScript) lists that row's weights."""
     data = figure.data or {}
