@@ -19,26 +19,18 @@ from courses.models import Course, Enrollment
 from courses.roster import RosterDiff, RosterEntry, roster_sync
 from lti.ags.deliveries import score_deliveries_queue_for_student
 from lti.nrps.memberships import Member, memberships_read
+from lti.roles import course_role
 from lti.scores_models import RosterSyncState
 
 logger = logging.getLogger(__name__)
 
-_ROLE_BASE = "http://purl.imsglobal.org/vocab/lis/v2/membership#"
-STAFF_ROLES = ("Instructor", "Administrator", "ContentDeveloper")
-TA_ROLES = ("TeachingAssistant",)
-
-
-def _short(role: str) -> str:
-    """"...membership#Instructor" or "...membership/Instructor#TeachingAssistant" -> last word."""
-    return role.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
-
-
 def roster_entry(member: Member) -> RosterEntry | None:
-    """The roster entry of an active learner or TA; None for staff and inactive members."""
-    roles = {_short(r) for r in member.roles}
-    if not member.active or roles & set(STAFF_ROLES):
+    """The roster entry of an active learner or TA, their role read as a launch reads it
+    (`lti.roles.course_role`); None for instructors (added in person, never by a sync) and
+    inactive members."""
+    role = course_role(member.roles)
+    if not member.active or role == Enrollment.Role.INSTRUCTOR:
         return None
-    role = Enrollment.Role.TA if roles & set(TA_ROLES) else Enrollment.Role.STUDENT
     return RosterEntry(external_id=member.user_id, name=member.name, email=member.email,
                        role=role)
 
