@@ -212,19 +212,20 @@ def score_payload(delivery: ScoreDelivery, *, user_id: str) -> dict[str, Any]:
 def _failed(delivery: ScoreDelivery, error: PlatformError) -> ScoreAttempt:
     attempts = delivery.attempts + 1
     done = timezone.now()
-    changed = ScoreDelivery.objects.filter(pk=delivery.pk).exclude(version=delivery.version)
     common = {"attempts": attempts, "last_status_code": error.status,
               "last_error": error.message[:1000]}
     give_up = not error.transient or attempts >= _setting("LTI_SCORE_MAX_ATTEMPTS", 12)
-    if give_up and changed.exists():  # a newer score came meanwhile: that one gets its try
+    if give_up:
+        # Failed only if no newer score came meanwhile (checked in the same UPDATE: its
+        # recorder saw "sending" and left the queueing to this worker).
+        if ScoreDelivery.objects.filter(pk=delivery.pk, version=delivery.version).update(
+                state=State.FAILED, **common):
+            logger.warning("score delivery %s failed: %s", delivery.pk, error.message)
+            return ScoreAttempt("failed")
         ScoreDelivery.objects.filter(pk=delivery.pk).update(
             state=State.WAITING, next_attempt_at=done, **{**common, "attempts": 0})
         task_send(DELIVER_TASK, delivery.pk)
         return ScoreAttempt("requeued")
-    if give_up:
-        ScoreDelivery.objects.filter(pk=delivery.pk).update(state=State.FAILED, **common)
-        logger.warning("score delivery %s failed: %s", delivery.pk, error.message)
-        return ScoreAttempt("failed")
     delay = max(retry_delay(attempts), error.retry_after or 0.0)
     ScoreDelivery.objects.filter(pk=delivery.pk).update(
         state=State.RETRYING, next_attempt_at=done + timedelta(seconds=delay), **common)

@@ -5,6 +5,8 @@ import logging
 from celery import shared_task
 from lti_tool.models import LtiContext
 
+from courses.roster import RosterInvalid, RosterMassDeactivation
+from lti.ags.connector import PlatformError
 from lti.nrps.roster import roster_from_platform
 
 logger = logging.getLogger(__name__)
@@ -17,7 +19,9 @@ def roster_sync_task(context_id: int) -> str:
                                                 "course_link__course").get(pk=context_id)
     try:
         diff = roster_from_platform(context=context, course=context.course_link.course)
-    except Exception as exc:  # recorded in RosterSyncState for the sync page
+    except (PlatformError, RosterInvalid, RosterMassDeactivation) as exc:
+        # Recorded in RosterSyncState for the sync page; the next periodic read tries again.
+        # Anything else is a bug: recorded too, and raised for the worker's log.
         return f"failed: {exc}"
     return f"created {len(diff.created)}, deactivated {len(diff.deactivated)}"
 
