@@ -17,7 +17,6 @@ from grading.wrong_answer_counts import (
 )
 from tests.factories import EnrollmentFactory, UserFactory
 
-
 #: A wrong answer to each part that every variant reads (a number, a step count).
 WRONG = {"apply-1-gradient-bound": "0.5", "apply-2-sequential-steps": "99999"}
 
