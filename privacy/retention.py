@@ -1,7 +1,8 @@
 """Retention: after a course ends, raw answers, lab runs and webhook delivery logs are kept
 only as long as the settings say, then removed; scores and verdicts stay.
 
-RETENTION_RAW_ANSWERS_DAYS (answer text, how it was read, feedback, review comments),
+RETENTION_RAW_ANSWERS_DAYS (answer text, how it was read, feedback, review comments; the
+course's progress rows and wrong-answer sums, which quote answers as read, are rebuilt),
 RETENTION_LAB_RUNS_DAYS (runs and their results) and RETENTION_DELIVERY_LOGS_DAYS (webhook
 deliveries that are no longer pending) count days from the course's `ends_at`; None keeps
 forever, and a course without an end date keeps everything. A periodic task applies them;
@@ -17,8 +18,10 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from courses.models import Course
 from events.models import WebhookDelivery
 from grading.models import Review, Submission
+from grading.progress import progress_rebuild
 from labs.models import LabRun
 
 
@@ -72,7 +75,13 @@ def retention_apply(*, dry_run: bool = False, now: datetime | None = None) -> Re
         if answers is not None:
             texts = Submission.objects.filter(answers).exclude(raw_answer="", canonical="",
                                                                feedback="")
+            courses = [] if dry_run else list(texts.values_list("course_id", flat=True)
+                                              .distinct().order_by("course_id"))
             report.raw_answers = _apply(texts, dry_run, raw_answer="", canonical="", feedback="")
+            for course_id in courses:
+                # The kept progress rows and wrong-answer sums quote answers as they were
+                # read: rebuilt from the emptied answers, they keep only counts and scores.
+                progress_rebuild(course=Course(pk=course_id))  # only its key is used
             comments = Review.objects.filter(submission__in=Submission.objects.filter(answers))
             comments = comments.exclude(comment="")
             report.review_comments = _apply(comments, dry_run, comment="")

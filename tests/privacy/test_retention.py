@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from courses.models import Course, Lab, Part
 from events.models import WebhookDelivery, WebhookSubscription
-from grading.models import Submission
+from grading.models import PartProgress, Submission, WrongAnswerCount
 from grading.services import submission_create
 from labs.models import LabRun
 from labs.services import lab_run_execute, lab_run_request
@@ -60,6 +60,18 @@ def test_what_is_past_its_period_goes_and_scores_stay(ended_course_work) -> None
     assert not LabRun.objects.exists()
     assert list(WebhookDelivery.objects.values_list("status", flat=True)) == ["pending"]
     assert retention_apply().raw_answers == 0  # idempotent
+
+
+def test_the_kept_progress_and_wrong_answer_sums_no_longer_quote_the_answers(
+        ended_course_work, course) -> None:
+    old, _ = ended_course_work
+    assert WrongAnswerCount.objects.filter(course=course, canonical="0.123").exists()
+    retention_apply()
+    kept = PartProgress.objects.get(course=course, student_id=old.student_id)
+    assert kept.last_wrong_key == "" and kept.attempts == 1 and kept.best_score == old.score
+    assert list(WrongAnswerCount.objects.filter(course=course).values_list(
+        "canonical", "answers")) == [("", 1)]
+    assert WrongAnswerCount.objects.filter(canonical="0.321").exists()  # a running course
 
 
 def test_periods_not_yet_over_and_unset_settings_keep_everything(settings, ended_course_work) -> None:
