@@ -14,5 +14,5 @@ def install() -> None:
 
     outbox_consumer_register(score_changes_record)
     course_report_register("lms-sync", lambda *, course, params: sync_health_data(
-        course=course, state=params.get("state")))
+        course=course, state=params.get("state"), page=params.get("page", 1)))
     register()

@@ -22,6 +22,8 @@ LMS_SYNC = "lms-sync"
 class LmsSyncQuery(serializers.Serializer):
     state = serializers.ChoiceField(choices=["sent", "waiting", "retrying", "failed"],
                                     required=False)
+    page = serializers.IntegerField(min_value=1, required=False,
+                                    help_text="page of 100 deliveries (past the last: the last)")
 
 
 class LmsDeliveryOutput(serializers.Serializer):
@@ -43,7 +45,11 @@ class LmsDeliveryOutput(serializers.Serializer):
 class LmsSyncOutput(serializers.Serializer):
     course = serializers.CharField()
     counts = serializers.DictField(child=serializers.IntegerField())
-    deliveries = LmsDeliveryOutput(many=True)
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="deliveries in the state asked for (or all)")
+    deliveries = LmsDeliveryOutput(many=True, help_text="this page: failed first, then "
+                                   "retrying, waiting, sent; by student and exercise")
 
 
 class LmsSyncApi(ApiView):

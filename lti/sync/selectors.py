@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Case, Count, Value, When
+
 from courses.models import Course
 from lti.scores_models import RosterSyncState, ScoreDelivery
 
@@ -38,24 +40,43 @@ class DeliveryRow:
 @dataclass
 class SyncHealth:
     course: Course
-    rows: list[DeliveryRow]
+    rows: list[DeliveryRow]  # this page
     counts: dict[str, int] = field(default_factory=dict)
     rosters: list[dict[str, Any]] = field(default_factory=list)
+    page: int = 1
+    pages: int = 1
+    total: int = 0  # deliveries in the state asked for (all states without one)
 
 
-def sync_health(*, course: Course, state: str | None = None) -> SyncHealth:
-    """The course's deliveries (optionally only those shown as `state`), failed first, then
-    by student and exercise, with counts of each shown state and the last roster reads.
-    Three queries whatever the size of the class."""
+#: Deliveries per page of the sync page and of the API.
+PER_PAGE = 100
+#: Failed first, then retrying, then on their way, then sent.
+_ORDER = Case(When(state=ScoreDelivery.State.FAILED, then=Value(0)),
+              When(state=ScoreDelivery.State.RETRYING, then=Value(1)),
+              When(state__in=(ScoreDelivery.State.WAITING, ScoreDelivery.State.SENDING),
+                   then=Value(2)),
+              default=Value(3))
+
+
+def sync_health(*, course: Course, state: str | None = None, page: int = 1) -> SyncHealth:
+    """One page (`PER_PAGE`) of the course's deliveries (optionally only those shown as
+    `state`), failed first, then by student and exercise, ordered and paged in the database;
+    with counts of each shown state and the last roster reads. A page past the last is the
+    last. Three queries whatever the size of the class."""
     deliveries = ScoreDelivery.objects.filter(course=course)
     counts = dict.fromkeys(SHOWN_STATES, 0)
     for raw_state, count in _state_counts(deliveries):
         counts[shown_state(raw_state)] += count
+    total = counts[state] if state else sum(counts.values())
     if state:
         raw = [state, ScoreDelivery.State.SENDING] if state == "waiting" else [state]
         deliveries = deliveries.filter(state__in=raw)
-    order = {"failed": 0, "retrying": 1, "waiting": 2, "sending": 2, "sent": 3}
-    rows = sorted((
+    pages = max(1, -(-total // PER_PAGE))
+    page = min(max(1, page), pages)
+    shown = (deliveries.select_related("student", "exercise").annotate(rank=_ORDER)
+             .order_by("rank", "student__username", "exercise__slug", "id")
+             [(page - 1) * PER_PAGE:page * PER_PAGE])
+    rows = [
         DeliveryRow(
             id=d.pk, student_id=d.student_id, username=d.student.username,
             name=d.student.get_full_name() or d.student.username, exercise=d.exercise.slug,
@@ -64,27 +85,30 @@ def sync_health(*, course: Course, state: str | None = None) -> SyncHealth:
             last_sent_score=d.sent_score_given, last_sent_at=d.sent_at, attempts=d.attempts,
             message=d.last_error,
             next_attempt_at=d.next_attempt_at if d.state == ScoreDelivery.State.RETRYING else None)
-        for d in deliveries.select_related("student", "exercise")
-    ), key=lambda r: (order.get(r.state, 9), r.username, r.exercise))
+        for d in shown
+    ]
     rosters = [{"context": str(r.context), "synced_at": r.synced_at, "summary": r.summary,
                 "error": r.error}
                for r in RosterSyncState.objects.filter(context__course_link__course=course)
                .select_related("context")]
-    return SyncHealth(course=course, rows=rows, counts=counts, rosters=rosters)
+    return SyncHealth(course=course, rows=rows, counts=counts, rosters=rosters, page=page,
+                      pages=pages, total=total)
 
 
 def _state_counts(deliveries: Any) -> list[tuple[str, int]]:
-    from django.db.models import Count
-
     return list(deliveries.values_list("state").annotate(n=Count("id")).order_by())
 
 
-def sync_health_data(*, course: Course, state: str | None = None) -> dict[str, Any]:
+def sync_health_data(*, course: Course, state: str | None = None,
+                     page: int = 1) -> dict[str, Any]:
     """`sync_health` as JSON-ready data (the REST API's representation)."""
-    health = sync_health(course=course, state=state)
+    health = sync_health(course=course, state=state, page=page)
     return {
         "course": course.slug,
         "counts": health.counts,
+        "page": health.page,
+        "pages": health.pages,
+        "total": health.total,
         "deliveries": [
             {"id": r.id, "student_id": r.student_id, "username": r.username,
              "exercise": r.exercise, "score": r.score, "out_of": r.out_of,

@@ -48,12 +48,15 @@ def health(request: HttpRequest, course_slug: str) -> HttpResponse:
     state = request.GET.get("state") or None
     if state not in (None, *SHOWN_STATES):
         state = None
-    report = sync_health(course=access.course, state=state)
+    page = request.GET.get("page", "1")
+    report = sync_health(course=access.course, state=state,
+                         page=int(page) if page.isdigit() and len(page) < 7 else 1)
     contexts = LtiContext.objects.filter(course_link__course=access.course).exclude(
         memberships_url="")
     return render(request, "lti/sync_health.html", {
         "access": access, "course": access.course, "nav": "lms", "report": report,
         "state": state, "states": SHOWN_STATES, "contexts": contexts,
+        "page_query": f"state={state}&" if state else "",
         "can_sync_roster": access.role == Enrollment.Role.INSTRUCTOR})
 
 

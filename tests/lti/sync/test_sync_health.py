@@ -125,3 +125,27 @@ def test_the_sync_health_costs_three_queries_whatever_the_class(deliveries, cour
     with django_assert_num_queries(3):
         report = sync_health(course=course)
     assert len(report.rows) == 2 and report.rows[0].state == "failed"
+
+
+def test_deliveries_are_paged_in_the_database_failed_first(deliveries, course, irene,
+                                                            monkeypatch,
+                                                            django_assert_num_queries):
+    monkeypatch.setattr("lti.sync.selectors.PER_PAGE", 1)
+    with django_assert_num_queries(3):
+        first = sync_health(course=course, page=1)
+    second, past = sync_health(course=course, page=2), sync_health(course=course, page=9)
+    assert (first.page, first.pages, first.total) == (1, 2, 2)
+    assert [r.username for r in first.rows + second.rows] == ["bob", "alice"]
+    assert (past.page, [r.username for r in past.rows]) == (2, ["alice"])
+    client = Client()
+    client.force_login(irene)
+    html = client.get(f"/courses/{course.slug}/dashboard/lms/?state=sent&page=1").content.decode()
+    assert "alice" in html and "bob" not in html and 'rel="next"' not in html
+    html = _page(client, course)
+    assert 'href="?page=2" rel="next"' in html
+    staff = APIClient()
+    staff.force_login(irene)
+    data = staff.get(f"/api/v1/courses/{course.slug}/lms-sync/?page=2").json()
+    assert (data["page"], data["pages"], data["total"]) == (2, 2, 2)
+    assert [d["username"] for d in data["deliveries"]] == ["alice"]
+    assert staff.get(f"/api/v1/courses/{course.slug}/lms-sync/?page=0").status_code == 400
