@@ -26,6 +26,7 @@ from grading.variant_keys import parameter_definitions, variant_key
 from grading.wrong_answer_counts import (
     Kind,
     Sums,
+    kind_answers,
     wrong_answer_counts_add,
     wrong_answer_counts_change,
     wrong_answer_kinds,
@@ -119,7 +120,7 @@ def _part_progress_refresh(*, course_id: int, student_id: int,
         "solved": agg["corrects"] > 0,
         "last_wrong_key": latest[1] if latest else "",
         "last_wrong_misconception": latest[0] if latest else "",
-        "wrong_answers": {digest: kind[2] for digest, kind in after.items()},
+        "wrong_answers": kind_answers(after),
     }
     # The key follows the seed: drawn on the first answer, and again if the seed changes.
     if agg["submissions"] and (row.submissions == 0 or agg["variant_seed"] != row.variant_seed):
@@ -274,7 +275,7 @@ def _row(course_id: int, key: tuple[int, int], fold: _Fold,
     values["correct"] = fold.solved
     kinds = wrong_answer_kinds((m, c, n) for (m, c), n in fold.wrong.items())
     wrong_answer_counts_add(sums, key[1], kinds)
-    values["wrong_answers"] = {digest: kind[2] for digest, kind in kinds.items()}
+    values["wrong_answers"] = kind_answers(kinds)
     values["variant_key"] = (variant_key(definitions.get(key[1], "{}"), fold.variant_seed)
                              if fold.submissions else "")
     _apply_override(values, overrides.pop(key, None))

@@ -75,16 +75,6 @@ def _grid(spec: Mapping[str, Any]) -> list[int | float]:
     return [int(lo + k * st) if whole else float(lo + k * st) for k in range(count)]
 
 
-def _draw(spec: Mapping[str, Any], rng: np.random.Generator) -> Any:
-    if "choices" in spec:
-        choices = spec["choices"]
-        return choices[int(rng.integers(len(choices)))]
-    if "min" in spec and "max" in spec:
-        grid = _grid(spec)
-        return grid[int(rng.integers(len(grid)))]
-    return spec["default"]
-
-
 def variant_drawer(
     parameters: Mapping[str, Mapping[str, Any]] | None,
 ) -> Callable[[int | None], dict[str, Any]]:
@@ -96,8 +86,14 @@ def variant_drawer(
     problems = validate_parameters(parameters, None)
     if problems:
         raise ValueError("; ".join(problems))
+    return _drawer(parameters)
+
+
+def _drawer(parameters: Mapping[str, Mapping[str, Any]]) -> Callable[[int | None], dict[str, Any]]:
+    """`variant_drawer` for definitions already validated (the one place draws are made)."""
     names = sorted(parameters)
     defaults = {name: parameters[name]["default"] for name in names}
+    # What each parameter is drawn from: its choices, its grid, or nothing (its default).
     pools: list[tuple[str, list[Any] | None]] = []
     for name in names:
         spec = parameters[name]
@@ -135,15 +131,7 @@ def variant_params(
     problems = validate_parameters(parameters, derived)
     if problems:
         raise ValueError("; ".join(problems))
-    values: dict[str, Any] = {}
-    if seed is None:
-        for name in sorted(parameters):
-            values[name] = parameters[name]["default"]
-    else:
-        rng = np.random.default_rng(seed)
-        for name in sorted(parameters):
-            values[name] = _draw(parameters[name], rng)
-    values = {name: list(v) if isinstance(v, list) else v for name, v in values.items()}
+    values = _drawer(parameters)(seed)
     for name in _derived_order(parameters, derived or {}):
         values[name] = _plain(reference_sympy((derived or {})[name], values))
     return values

@@ -55,6 +55,11 @@ def wrong_answer_kinds(rows: Iterable[tuple[str, str, int]]) -> dict[str, Kind]:
     return kinds
 
 
+def kind_answers(kinds: Mapping[str, Kind]) -> dict[str, int]:
+    """{digest: answers}: what a PartProgress row keeps of its wrong answers."""
+    return {digest: answers for digest, (_, _, answers) in kinds.items()}
+
+
 def wrong_answer_counts_change(*, course_id: int, part_id: int, before: Mapping[str, int],
                                after: Mapping[str, Kind]) -> None:
     """Add to the course's sums the difference between one row's wrong answers `before`
@@ -99,19 +104,18 @@ def wrong_answer_counts_add(sums: Sums, part_id: int, kinds: Mapping[str, Kind])
         entry[3] += 1
 
 
-def _not_counted(course: Course, part_ids: list[int] | None) -> dict[tuple[int, str], list[int]]:
-    """{(part id, digest): [answers, students]} of the members who are not active students."""
+def _not_counted(course: Course, part_ids: list[int] | None) -> Sums:
+    """The sums (as `wrong_answer_counts_add` adds them; no text) of the rows of the members
+    who are not active students."""
     members = (Enrollment.objects.filter(course=course)
                .exclude(role=Enrollment.Role.STUDENT, is_active=True).values("user_id"))
     rows = PartProgress.objects.filter(course=course, student_id__in=members)
     if part_ids is not None:
         rows = rows.filter(part_id__in=part_ids)
-    less: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for part_id, kinds in rows.values_list("part_id", "wrong_answers"):
-        for digest, answers in (kinds or {}).items():
-            entry = less[(part_id, digest)]
-            entry[0] += answers
-            entry[1] += 1
+    less: Sums = {}
+    for part_id, answers in rows.values_list("part_id", "wrong_answers"):
+        wrong_answer_counts_add(less, part_id, {digest: ("", "", n)
+                                                for digest, n in (answers or {}).items()})
     return less
 
 
@@ -131,7 +135,8 @@ def class_wrong_answers(*, course: Course, part_ids: list[int] | None = None,
         # The true top rows are within the top `top + len(less)` of the sums (subtracting
         # lowers only the rows in `less`), plus the rows in `less` themselves.
         rank = Window(RowNumber(), partition_by=F("part_id"),
-                      order_by=(F("answers").desc(), F("canonical").asc()))
+                      order_by=(F("answers").desc(), F("canonical").asc(),
+                                F("misconception").asc()))
         rows = list(counts.annotate(rank=rank).filter(rank__lte=top + len(less))
                     .values_list(*fields))
         if less:
@@ -140,7 +145,7 @@ def class_wrong_answers(*, course: Course, part_ids: list[int] | None = None,
                      .values_list(*fields) if (row[0], row[1]) not in seen]
     result: dict[int, list[WrongAnswerTally]] = defaultdict(list)
     for part_id, digest, misconception, canonical, answers, students in rows:
-        minus_answers, minus_students = less.get((part_id, digest), (0, 0))
+        *_, minus_answers, minus_students = less.get((part_id, digest), ("", "", 0, 0))
         if answers - minus_answers > 0:
             result[part_id].append(WrongAnswerTally(
                 canonical=canonical, misconception=misconception,

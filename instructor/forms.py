@@ -26,12 +26,3 @@ class ExtensionForm(forms.Form):
     due_at = forms.DateTimeField(required=False, help_text="empty: withdraw the extension",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     reason = forms.CharField(required=False, max_length=2000)
-
-
-def int_param(value: str | None, default: int = 1) -> int:
-    """A positive integer query parameter, or `default` when missing or malformed."""
-    try:
-        number = int(value or "")
-    except ValueError:
-        return default
-    return number if number > 0 else default

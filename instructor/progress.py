@@ -4,10 +4,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.db.models import Count, F, FilteredRelation, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, Concat, Lower, NullIf, Trim
 
+from core.pagination import KnownCountPaginator
 from courses.models import Course, Enrollment
 from courses.selectors import course_students
 from grading.gradebook import (
@@ -242,10 +242,9 @@ def class_progress(
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     enrollments = gradebook_students(course=course, group=group or None, search=search or None)
     ordered = _annotated(enrollments, course, sort).order_by(*_order(sort, descending))
-    paginator = Paginator(ordered.values_list(*ROW_COLUMNS), per_page)
-    # Counted without the sort's joins (Paginator.count is a cached property).
-    paginator.__dict__["count"] = enrollments.count()
-    shown = paginator.get_page(page)
+    # Counted without the sort's joins.
+    shown = KnownCountPaginator(ordered.values_list(*ROW_COLUMNS), per_page,
+                                count=enrollments.count()).get_page(page)
     rows = gradebook_rows(course=course, students=list(shown))
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")

@@ -1,12 +1,11 @@
 """The review queue: answers only a person can grade, shown with the part's rubric."""
 
 from dataclasses import dataclass
-from typing import Any
 
-from django.core.paginator import Paginator
 from django.db.models import Sum
 from django.utils.safestring import SafeString, mark_safe
 
+from core.pagination import KnownCountPaginator
 from courses.models import Course, Part
 from courses.rendering import render_markdown
 from courses.selectors import course_students
@@ -81,18 +80,6 @@ def _question(submission: Submission, course: Course, default: set[int]) -> Stud
                             variant=variant)
 
 
-class _KnownCount(Paginator):
-    """A paginator told its count (so it does not count the answers itself)."""
-
-    def __init__(self, object_list: Any, per_page: int, *, count: int) -> None:
-        super().__init__(object_list, per_page)
-        self._known = count
-
-    @property
-    def count(self) -> int:
-        return self._known
-
-
 def waiting_count(*, course: Course) -> int:
     """How many answers of the course's active students await review: the sum of their kept
     totals (StudentProgress.awaiting_review counts their REVIEW answers over every part, kept
@@ -111,7 +98,7 @@ def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     students = course_students(course=course).values("user_id")
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
-    shown = _KnownCount(waiting.select_related("student", "part__exercise")
+    shown = KnownCountPaginator(waiting.select_related("student", "part__exercise")
                         .order_by("created_at", "id"), PER_PAGE,
                         count=waiting_count(course=course)).get_page(page)
     page, pages, chosen = shown.number, shown.paginator.num_pages, list(shown)

@@ -31,12 +31,12 @@ from courses.selectors import course_students
 from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import PartProgress, Submission
+from grading.progress import WRONG
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.variants import variant_params
 from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
 from instructor.charts import histogram_svg
 
-WRONG = (Submission.Outcome.INCORRECT, Submission.Outcome.PARTIAL)
 TOP_WRONG_ANSWERS = 3
 
 

@@ -14,13 +14,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.query_params import int_param
 from grading.deadlines import deadline_list, deadline_set, extension_set
 from grading.overrides import grade_override_create
 from grading.reviews import review_create
 from grading.staff import StaffActionRefused
 from instructor import exports
 from instructor.access import StaffAccess, dashboard_access
-from instructor.forms import DeadlineForm, ExtensionForm, OverrideForm, ReviewForm, int_param
+from instructor.forms import DeadlineForm, ExtensionForm, OverrideForm, ReviewForm
 from instructor.labs import labs_overview
 from instructor.misconceptions import misconception_profile
 from instructor.overview import course_overview

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Case, Count, Value, When
 
+from core.pagination import KnownCountPaginator
 from courses.models import Course
 from lti.scores_models import RosterSyncState, ScoreDelivery
 
@@ -71,11 +72,10 @@ def sync_health(*, course: Course, state: str | None = None, page: int = 1) -> S
     if state:
         raw = [state, ScoreDelivery.State.SENDING] if state == "waiting" else [state]
         deliveries = deliveries.filter(state__in=raw)
-    pages = max(1, -(-total // PER_PAGE))
-    page = min(max(1, page), pages)
-    shown = (deliveries.select_related("student", "exercise").annotate(rank=_ORDER)
-             .order_by("rank", "student__username", "exercise__slug", "id")
-             [(page - 1) * PER_PAGE:page * PER_PAGE])
+    shown = KnownCountPaginator(
+        deliveries.select_related("student", "exercise").annotate(rank=_ORDER)
+        .order_by("rank", "student__username", "exercise__slug", "id"),
+        PER_PAGE, count=total).get_page(page)
     rows = [
         DeliveryRow(
             id=d.pk, student_id=d.student_id, username=d.student.username,
@@ -91,8 +91,8 @@ def sync_health(*, course: Course, state: str | None = None, page: int = 1) -> S
                 "error": r.error}
                for r in RosterSyncState.objects.filter(context__course_link__course=course)
                .select_related("context")]
-    return SyncHealth(course=course, rows=rows, counts=counts, rosters=rosters, page=page,
-                      pages=pages, total=total)
+    return SyncHealth(course=course, rows=rows, counts=counts, rosters=rosters,
+                      page=shown.number, pages=shown.paginator.num_pages, total=total)
 
 
 def _state_counts(deliveries: Any) -> list[tuple[str, int]]:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from lti_tool.models import LtiContext
 
+from core.query_params import int_param
 from courses.models import Course, Enrollment
 from courses.roster import RosterInvalid, RosterMassDeactivation
 from courses.selectors import enrollment_get
@@ -48,9 +49,8 @@ def health(request: HttpRequest, course_slug: str) -> HttpResponse:
     state = request.GET.get("state") or None
     if state not in (None, *SHOWN_STATES):
         state = None
-    page = request.GET.get("page", "1")
     report = sync_health(course=access.course, state=state,
-                         page=int(page) if page.isdigit() and len(page) < 7 else 1)
+                         page=int_param(request.GET.get("page")))
     contexts = LtiContext.objects.filter(course_link__course=access.course).exclude(
         memberships_url="")
     return render(request, "lti/sync_health.html", {
