@@ -85,13 +85,34 @@ def test_draws_use_numpy_default_rng_in_sorted_name_order():
     assert variant_params(APPLY_1, {}, 7) == {"sigma": sigma, "steps": steps}
 
 
+GRID = {"x": {"default": 0.85, "min": 0.8, "max": 0.95, "step": 0.05},
+        "n": {"default": 5, "min": 2, "max": 6}, "N": {"default": 1000}}
+#: What each parameter of GRID is drawn from, written out (None: it keeps its default).
+GRID_POOLS = {"x": [0.8, 0.85, 0.9, 0.95], "n": [2, 3, 4, 5, 6], "N": None}
+
+
+def _drawn_by_hand(parameters, pools, seed):
+    """The draw rule stated independently: numpy's default_rng(seed), names in sorted order,
+    one integer per parameter that has a pool; seed None gives the defaults."""
+    import numpy as np
+
+    if seed is None:
+        return {name: spec["default"] for name, spec in parameters.items()}
+    rng = np.random.default_rng(seed)
+    return {name: parameters[name]["default"] if pools[name] is None
+            else pools[name][int(rng.integers(len(pools[name])))] for name in sorted(parameters)}
+
+
 @settings(max_examples=50, deadline=None)
 @given(seed=st.one_of(st.none(), st.integers(min_value=0, max_value=2**63 - 1)))
 def test_variant_drawer_draws_what_variant_params_draws(seed):
-    grid = {"x": {"default": 0.85, "min": 0.8, "max": 0.95, "step": 0.05},
-            "n": {"default": 5, "min": 2, "max": 6}, "N": {"default": 1000}}
-    for parameters in (APPLY_1, APPLY_3, LISTS, grid, {}):
-        assert variant_drawer(parameters)(seed) == variant_params(parameters, None, seed)
+    cases = [(GRID, GRID_POOLS), ({}, {})] + [
+        (p, {name: spec.get("choices") for name, spec in p.items()})
+        for p in (APPLY_1, APPLY_3, LISTS)]
+    for parameters, pools in cases:
+        expected = _drawn_by_hand(parameters, pools, seed)
+        assert variant_drawer(parameters)(seed) == expected
+        assert variant_params(parameters, None, seed) == expected
 
 
 def test_variant_drawer_rejects_invalid_definitions_at_once():
