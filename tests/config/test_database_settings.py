@@ -1,5 +1,5 @@
 """Connection settings come from the environment: persistent connections by default, a
-psycopg pool per process with DB_POOL on PostgreSQL (README, "Scaling out")."""
+psycopg pool per process with DB_POOL on PostgreSQL (docs/scaling.md)."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""The deadline rush: Locust users for `bin/load` (see the README, "The deadline rush (load test)").
+"""The deadline rush: Locust users for `bin/load` (see docs/scaling.md, "The deadline rush (load test)").
 
 - `StudentUser`: a student in the hour before the deadline. Takes the next account of the
   plan (`tests/load/seed.py`); a share of them (LOAD_SIGN_IN_SHARE, default 0.1) signs in
