@@ -1,7 +1,7 @@
 """Database connection settings from the environment: persistent connections or a pool.
 
 `connection_settings` is called by base.py on the `DATABASES["default"]` that `DATABASE_URL`
-gives. What each setting costs in connections is in the README, "Scaling out".
+gives. What each setting costs in connections is in docs/scaling.md.
 """
 
 from typing import Any

@@ -2,7 +2,7 @@
 
 Star-imported at the end of base.py (which then adds OPERATIONS_APPS and wraps its MIDDLEWARE
 with `operations_middleware`); every value comes from the environment like the rest. What
-each setting means for an operator is in the README, "Operating the service".
+each setting means for an operator is in docs/operations.md.
 """
 
 import logging
