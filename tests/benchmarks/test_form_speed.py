@@ -66,13 +66,13 @@ def test_form_checks_against_the_naive_cas_test_of_a_form():
     print()
     for form, (key, answers, naive) in CASES.items():
         spec = {"type": "symbolic", "variables": ["x"], "reference": key, "form": form}
-        graded = [t for a in answers for t in _timings(lambda a=a: grade(a, spec, {}), 100)]
+        graded = [t for a in answers for t in _timings(lambda a=a, s=spec: grade(a, s, {}), 100)]
         trees = [parse(a, variables=["x"]).node for a in answers]
         alone = [t for n in trees
-                 for t in _timings(lambda n=n: form_check(n, [form], ["x"]), 200)]
+                 for t in _timings(lambda n=n, f=form: form_check(n, [f], ["x"]), 200)]
         texts = [parse_expr(a, local_dict={"x": X}, transformations=TRANSFORMS,
                             evaluate=False) for a in answers]
-        baseline = [t for e in texts for t in _timings(lambda e=e: naive(e), 10)]
+        baseline = [t for e in texts for t in _timings(lambda e=e, t=naive: t(e), 10)]
         (g50, g99), (a50, a99), (n50, n99) = (_summary(graded), _summary(alone),
                                               _summary(baseline))
         print(f"{form:<18} grade p50 {g50:7.3f} p99 {g99:7.3f} ms | form check p50 "
