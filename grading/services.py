@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
-from grading.deadlines import deadline_for
+from grading.deadlines import deadline_status
 from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
@@ -113,13 +113,31 @@ def submission_create(
 
 
 def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise) -> None:
-    due = deadline_for(student=student, course=course, exercise=exercise)
-    if due is not None and timezone.now() > due:
-        shown = timezone.localtime(due).strftime("%Y-%m-%d %H:%M %Z")
+    status = deadline_status(student=student, course=course, exercise=exercise)
+    if status is not None and status.closed(timezone.now()):
+        due = status.local(status.due_at)
+        shown = due.strftime("%d %b %Y, %H:%M ") + status.policy.time_zone if due else ""
+        late = (f" (late answers were taken until "
+                f"{status.local(status.closes_at):%d %b %Y, %H:%M})"
+                if status.closes_at != status.due_at else "")
         raise SubmissionRefused(
-            f"The deadline for this exercise was {shown}; answers are no longer accepted. "
-            "Ask your instructor if you need an extension."
+            f"The deadline for this exercise was {shown}{late}; answers are no longer "
+            "accepted. Ask your instructor if you need an extension."
         )
+
+
+def _late_adjusted(submission: Submission, score: float | None,
+                   feedback: str) -> tuple[float | None, str]:
+    """The score and feedback of an answer stored after its deadline, within the course's late
+    window: the late penalty applied and said (on time: unchanged)."""
+    status = deadline_status(student=submission.student, course=submission.course,
+                             exercise=submission.part.exercise)
+    if status is None or not status.late(submission.created_at):
+        return score, feedback
+    note = status.late_note(submission.created_at)
+    if score is not None:
+        score *= status.late_factor(submission.created_at)
+    return score, f"{feedback} {note}".strip()
 
 
 @observe_submission_grade
@@ -174,13 +192,14 @@ def submission_grade(*, submission: Submission) -> Submission:
 
     attempt_number = earlier.count() + 1
     score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
+    score, feedback = _late_adjusted(submission, score, result.feedback)
     if lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW:
         _store(submission, outcome=Submission.Outcome.PENDING, score=None,
                canonical=result.canonical, feedback="Prediction recorded. Running the lab...",
                misconception="", counts=True)
         return lab_grading_submit(submission, variant.params)
     return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
-                  feedback=result.feedback, misconception=result.misconception or "",
+                  feedback=feedback, misconception=result.misconception or "",
                   counts=True)
 
 
