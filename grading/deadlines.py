@@ -161,6 +161,10 @@ class DeadlineList:
     def zone(self) -> ZoneInfo:
         return policy_zone(self.policy)
 
+    @property
+    def late_choices(self) -> list[tuple[str, str]]:
+        return list(DeadlinePolicy.Late.choices)
+
 
 def deadline_list(*, course: Course) -> DeadlineList:
     """The course's exercises with their deadlines, every extension granted and the course's

@@ -8,16 +8,18 @@ depend on how many attempts a student made or how many students a course has.
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Prefetch
 from django.http import Http404
+from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
+from grading.deadlines import DeadlineStatus, deadline_statuses
 from grading.models import Submission
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
@@ -65,6 +67,7 @@ class PartView:
     history: list[Submission]
     prediction: PredictionView | None = None
     answers: list[AnswerView] = field(default_factory=list)  # the history, described
+    closed: bool = False  # the exercise's deadline (and late window) has passed
 
     @property
     def latest(self) -> Submission | None:
@@ -89,8 +92,8 @@ class PartView:
 
     @property
     def can_answer(self) -> bool:
-        """Whether a form is shown: attempts left and not yet solved."""
-        return not self.state.solved and self.state.left != 0
+        """Whether a form is shown: attempts left, not yet solved, not closed by a deadline."""
+        return not self.state.solved and self.state.left != 0 and not self.closed
 
     @property
     def waiting(self) -> bool:
@@ -121,6 +124,9 @@ class ExerciseView:
     numbers: list[VariantNumber] = field(default_factory=list)
     #: whether those are the module's own numbers (the default variant)
     module_numbers: bool = False
+    #: the student's deadline on it (None: no deadline), and whether it has closed
+    deadline: DeadlineStatus | None = None
+    closed: bool = False
 
     @property
     def slug(self) -> str:
@@ -198,6 +204,8 @@ class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]
     role: str = Enrollment.Role.STUDENT  # the user's role in the course
+    #: the exercises with a deadline for the user, soonest first, and whether each closed
+    deadlines: list[tuple[Exercise, DeadlineStatus, bool]] = field(default_factory=list)
 
     @property
     def role_label(self) -> str:
@@ -297,6 +305,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         .annotate(n=Count("id")).values_list("lab_id", "n")
     )
 
+    statuses = deadline_statuses(student=student, course=course)
+    now = timezone.now()
     section_views: list[SectionView] = []
     exercises: list[ExerciseView] = []
     for section in sections:
@@ -305,12 +315,16 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         for exercise in section.exercises.all():
             variant = variant_for(student=student, course=course, exercise=exercise)
             parts = list(exercise.parts.all())
+            status = statuses.get(exercise.pk)
+            closed = status is not None and status.closed(now)
             view = ExerciseView(
                 exercise=exercise, prompt=variant.prompt(exercise.prompt),
-                parts=[_part_view(part, variant, history[part.pk], runs) for part in parts],
+                parts=[replace(_part_view(part, variant, history[part.pk], runs), closed=closed)
+                       for part in parts],
                 numbers=variant_numbers(exercise=exercise, variant=variant,
                                         part_prompts=[p.prompt for p in parts]),
                 module_numbers=variant.is_default,
+                deadline=status, closed=closed,
             )
             (predictions if view.is_prediction else own).append(view)
         exercises.extend(own)
@@ -327,7 +341,7 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with the user's role in it, its module's sections and
     the user's progress in each (parts answered and solved), in four queries whatever the
-    number of courses."""
+    number of courses, plus four per course the user studies in (their deadlines there)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
     module_ids = {c.module_id for c in courses}
     sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
@@ -353,8 +367,15 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
                 solved=sum(1 for pk in ids
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
             )))
-        result.append(CourseProgress(course=course, sections=rows,
-                                     role=getattr(course, "user_role", Enrollment.Role.STUDENT)))
+        role = getattr(course, "user_role", Enrollment.Role.STUDENT)
+        dated: list[tuple[Exercise, DeadlineStatus, bool]] = []
+        if role == Enrollment.Role.STUDENT:
+            statuses = deadline_statuses(student=cast(User, user), course=course)
+            titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
+            now = timezone.now()
+            dated = sorted(((titles[pk], st, st.closed(now)) for pk, st in statuses.items()
+                            if pk in titles), key=lambda item: (item[2], item[1].due_at))
+        result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated))
     return result
 
 

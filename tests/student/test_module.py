@@ -49,9 +49,9 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 9 queries and whether the student has the
+#: session, user, then the module page selector's 12 queries and whether the student has the
 #: module's own numbers (the default variant)
-MODULE_PAGE_QUERIES = 12
+MODULE_PAGE_QUERIES = 15
 
 
 def _module_url(course) -> str:

@@ -19,9 +19,10 @@ from student.selectors import (
 
 pytestmark = pytest.mark.django_db
 
-#: enrolment, sections, figures, labs, exercises, parts, submissions, prediction runs, run counts
+#: enrolment, sections, figures, labs, exercises, parts, submissions, prediction runs, run counts,
+#: deadlines, the student's extensions, the deadline policy
 #: (whether alice has the default variant is cached on her User object by her answers)
-MODULE_PAGE_QUERIES = 9
+MODULE_PAGE_QUERIES = 12
 
 
 def _part(slug: str, key: str) -> Part:
