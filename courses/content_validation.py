@@ -265,6 +265,7 @@ def _part_context(source: SourceFile, part: dict[str, Any]) -> dict[str, Any]:
         "spec": part,
         "parameters": source.data.get("parameters", {}),
         "derived": source.data.get("derived", {}),
+        "parts": source.data.get("parts", []),  # a part may use earlier parts' answers
     }
 
 
