@@ -32,6 +32,7 @@ __all__ = [
     "Verdict",
     "answer_key",
     "grade",
+    "grade_keyed",
     "self_check",
     "validate_spec",
 ]
@@ -104,6 +105,31 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
     )
 
 
+def grade_keyed(raw: str, spec: Mapping[str, Any],
+                params: Mapping[str, Any] | None = None) -> tuple[Result, str | None]:
+    """``grade`` and ``answer_key`` of one raw answer, reading it once (the answer path
+    needs both: the verdict, and whether it repeats an earlier answer)."""
+    checker = _checker(spec)
+    try:
+        answer = checker.parse(raw, spec)
+    except FormatError as exc:
+        return Result("invalid", None, exc.message, position=exc.position), None
+    key = _key_of(answer)
+    try:
+        verdict = checker.check(answer, spec, params or {})
+    except FormatError as exc:
+        return Result("invalid", None, exc.message, position=exc.position), key
+    return Result(
+        outcome=verdict.outcome,
+        score=verdict.score,
+        feedback=verdict.feedback,
+        misconception=verdict.misconception,
+        concepts_found=list(verdict.concepts_found),
+        canonical=verdict.canonical or answer.canonical,
+        latex=answer.latex,
+    ), key
+
+
 def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
     """What makes two answers to a part the same answer, or None if `raw` is unreadable.
 
@@ -114,6 +140,10 @@ def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
         answer = _checker(spec).parse(raw, spec)
     except FormatError:
         return None
+    return _key_of(answer)
+
+
+def _key_of(answer: Answer) -> str:
     if isinstance(answer, NumericAnswer) and answer.value is not None:
         number = answer.value
         if number.is_finite and not 1e-300 < abs(number.value) < 1e300 \
