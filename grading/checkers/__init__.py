@@ -16,6 +16,7 @@ from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.mathparse import FormatError
+from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
 from grading.checkers.symbolic import SymbolicChecker
@@ -46,6 +47,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
+    "matrix": MatrixChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
