@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - full-width brackets and the multiplication sign of shapes are tested
 """Matrix answers: the two input syntaxes, references with matrix operations, shapes, entries
 compared numerically or symbolically, partial credit, misconceptions and hints."""
 
