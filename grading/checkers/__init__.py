@@ -19,6 +19,7 @@ from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
+from grading.checkers.quantity import QuantityChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -48,6 +49,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "choice": ChoiceChecker(),
     "text": TextChecker(),
     "matrix": MatrixChecker(),
+    "quantity": QuantityChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
@@ -80,6 +82,8 @@ def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
     answer_type = spec.get("type")
     if not isinstance(answer_type, str) or answer_type not in CHECKERS:
         raise ValueError(f"unknown answer type {answer_type!r}")
+    if answer_type == "numeric" and "units" in spec:
+        return CHECKERS["quantity"]  # a numeric part with units is a quantity
     return CHECKERS[answer_type]
 
 
