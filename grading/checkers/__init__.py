@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
+from grading.checkers.complex import ComplexChecker, uses_complex
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
@@ -33,6 +34,7 @@ __all__ = [
     "Result",
     "Verdict",
     "answer_key",
+    "checker_for",
     "grade",
     "self_check",
     "validate_spec",
@@ -51,6 +53,8 @@ CHECKERS: dict[str, Checker[Any]] = {
     "matrix": MatrixChecker(),
     "quantity": QuantityChecker(),
 }
+
+_COMPLEX = ComplexChecker()
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
@@ -84,7 +88,16 @@ def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
         raise ValueError(f"unknown answer type {answer_type!r}")
     if answer_type == "numeric" and "units" in spec:
         return CHECKERS["quantity"]  # a numeric part with units is a quantity
+    if uses_complex(spec):
+        return _COMPLEX  # numeric or symbolic over the complex numbers
     return CHECKERS[answer_type]
+
+
+def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
+    """The checker that grades ``spec`` (its type's, or the quantity checker for a numeric
+    part with ``units``, or the complex checker where an ``imaginary_unit`` is set);
+    ValueError for an unknown type."""
+    return _checker(spec)
 
 
 def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> Result:

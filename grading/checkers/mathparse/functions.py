@@ -66,6 +66,7 @@ class Function:
     reference_only: bool = False
     lists: bool = False
     postfix: bool = False
+    complex_only: bool = False
     domain: str = "all real numbers"
     example: str = ""
 
@@ -524,6 +525,31 @@ def _matrix(name: str, sym: Any, *, aliases: tuple[str, ...] = (), low: int = 1,
                     domain=domain, example=example)
 
 
+def _real_arg(x: float) -> float:
+    if x == 0:
+        return _NAN
+    return 0.0 if x > 0 else math.pi
+
+
+def _complex(name: str, real: Real, precise: Callable[..., Any], sym: Any, latex: Latex, *,
+             aliases: tuple[str, ...], example: str) -> Function:
+    return Function(name, real, precise, sym, latex, aliases=aliases, complex_only=True,
+                    domain="complex numbers (parts with an imaginary_unit)", example=example)
+
+
+# Parts of complex numbers (read only where the spec sets an imaginary_unit).
+_COMPLEX_FUNCTIONS: tuple[Function, ...] = (
+    _complex("re", guarded(lambda x: x), lambda c, x: c.re(x), sympy.re,
+             _command(r"\operatorname{Re}"), aliases=("real",), example="Re(3 + 4i) = 3"),
+    _complex("im", guarded(lambda x: 0.0), lambda c, x: c.im(x), sympy.im,
+             _command(r"\operatorname{Im}"), aliases=("imag",), example="Im(3 + 4i) = 4"),
+    _complex("arg", guarded(_real_arg), lambda c, x: c.arg(x), sympy.arg,
+             _command(r"\arg"), aliases=("angle", "phase"), example="arg(i) = pi/2"),
+    _complex("conj", guarded(lambda x: x), lambda c, x: c.conj(x), sympy.conjugate,
+             _fixed(r"\overline{{{0}}}"), aliases=("conjugate",), example="conj(3 + 4i) = 3 - 4i"),
+)
+
+
 # References over matrix parameters (authors only; see matrix_functions.py).
 _MATRIX_FUNCTIONS: tuple[Function, ...] = (
     _matrix("transpose", mx.m_transpose, aliases=("trans",),
@@ -710,6 +736,7 @@ FUNCTIONS: tuple[Function, ...] = (
     Function("len", _real_len, _p_none, _s_len, _command("len"), reference_only=True,
              lists=True, domain="a list", example="len(h)"),
     *_MATRIX_FUNCTIONS,
+    *_COMPLEX_FUNCTIONS,
 )
 
 _BY_NAME: dict[str, Function] = {f.name: f for f in FUNCTIONS}
@@ -721,7 +748,8 @@ ALIASES: Mapping[str, str] = {
 #: Spellings that mean a built-in function only where a spec declares them as functions.
 OPT_IN: Mapping[str, str] = {spelling: f.name for f in FUNCTIONS for spelling in f.opt_in}
 #: Canonical names of the functions students may use (for compatibility and suggestions).
-BUILTIN_FUNCTIONS: frozenset[str] = frozenset(f.name for f in FUNCTIONS if not f.reference_only)
+BUILTIN_FUNCTIONS: frozenset[str] = frozenset(f.name for f in FUNCTIONS
+                                              if not f.reference_only and not f.complex_only)
 #: Functions over list parameters (authors' references only), with their arity.
 LIST_FUNCTIONS: Mapping[str, int] = {f.name: f.min_args for f in FUNCTIONS if f.lists}
 

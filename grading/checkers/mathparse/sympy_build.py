@@ -140,7 +140,8 @@ class _SympyBuilder:
                 return self.substitutions[node.name]
             return self.symbol(node.name)
         if isinstance(node, Const):
-            return {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo}[node.name]
+            return {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo, "i": sympy.I,
+                    "j": sympy.I}[node.name]
         if isinstance(node, Neg):
             return self.lift(lambda x: -x, self.build(node.operand))
         if isinstance(node, Abs):
