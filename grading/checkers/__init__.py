@@ -18,6 +18,7 @@ from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
+from grading.checkers.sets import SetChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -46,6 +47,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
+    "set": SetChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
