@@ -15,6 +15,7 @@ from typing import Any, Literal
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.lists import ListChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
@@ -48,6 +49,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "choice": ChoiceChecker(),
     "text": TextChecker(),
     "set": SetChecker(),
+    "list": ListChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]

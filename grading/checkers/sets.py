@@ -1,4 +1,3 @@
-
 """Set answers (``type = "set"``): finite sets, intervals and unions of reals.
 
 ``{1, 2, 3}``, ``∅``, ``(0, 1]``, ``[2, oo)``, ``(-oo, 0) U (1, oo)``, ``R``, "no solution"
