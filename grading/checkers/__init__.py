@@ -20,6 +20,7 @@ from grading.checkers.mathparse import FormatError
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
 from grading.checkers.sets import SetChecker
+from grading.checkers.strings import StringChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -50,6 +51,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "text": TextChecker(),
     "set": SetChecker(),
     "list": ListChecker(),
+    "string": StringChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
