@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
+from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.lists import ListChecker
 from grading.checkers.mathparse import FormatError
@@ -52,6 +53,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "set": SetChecker(),
     "list": ListChecker(),
     "string": StringChecker(),
+    "equation": EquationChecker(),
 }
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
