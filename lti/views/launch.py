@@ -65,6 +65,13 @@ def launch(request: HttpRequest) -> HttpResponse:
             status=503)
     login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
+    if outcome.inactive:
+        return render(request, "lti/not_allowed.html", {
+            "title": "Not enrolled now",
+            "reason": "Your place in this course is not active: the course's roster no longer "
+                      "lists you, or its staff removed you. If you have just joined the course "
+                      "again, open the activity again in a few minutes; otherwise ask the "
+                      "course's staff."}, status=403)
     if lti_launch.is_deep_link_launch:
         if outcome.role != Enrollment.Role.INSTRUCTOR or outcome.course is None:
             return render(request, "lti/not_allowed.html", {
