@@ -69,8 +69,8 @@ def test_a_nonce_the_tool_never_issued_is_not_called_a_replay(platform: Platform
 def test_an_audience_list_must_name_the_tool_as_authorised_party(platform: Platform, caplog,
                                                                     azp):
     caplog.set_level(logging.WARNING, "lti.security")
-    changes = {"aud": ["other-tool", platform.client_id]}
-    tamper = _tamper(**changes, azp=azp) if azp else _tamper(drop=("azp",), **changes)
+    audience = ["other-tool", platform.client_id]
+    tamper = _tamper(aud=audience, azp=azp) if azp else _tamper(drop=("azp",), aud=audience)
     _, response = platform.launch_over_http(_spec(), tamper=tamper)
     _assert_refused(response, caplog, "wrong_audience")
 
