@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 from config.settings.database import connection_settings
 
@@ -40,11 +41,17 @@ INSTALLED_APPS = [
     "backups",
     "lti_tool",
     "lti",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below); outside every
+    # layer that may answer, so error pages get it too.
+    "csp.middleware.CSPMiddleware",
+    # LTI responses: session and CSRF cookies SameSite=None; Secure (the LMS's iframe), else Lax.
+    "lti.middleware.ThirdPartyCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -53,9 +60,31 @@ MIDDLEWARE = [
     # A NUL character in the address or a form body: 400 before any view (core/request_guards.py).
     "core.request_guards.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # After X-Frame-Options so it sees responses first: LTI pages get CSP frame-ancestors.
+    # Innermost of the two so it sees responses first: LTI pages get the platforms in CSP
+    # frame-ancestors and form-action, and no X-Frame-Options.
     "lti.middleware.FrameAncestorsMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts, styles, images, fonts and requests from this
+# site only, no inline script or style (the few inline blocks carry the response's nonce),
+# no plugins, no <base>, forms posted here only, framed by nobody: lti/middleware.py lets the
+# registered platforms frame LTI pages and receive their forms. CSP_REPORT_URI, if set,
+# receives the browsers' violation reports. See docs/operations.md, "Security settings".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],  # data: for Swagger UI's icons
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        **({"report-uri": env("CSP_REPORT_URI")} if env("CSP_REPORT_URI", default="") else {}),
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
