@@ -26,6 +26,8 @@ def part_misconception_labels(spec: Mapping[str, Any]) -> dict[str, str]:
     if spec.get("required_functions"):
         labels.setdefault("form:required_functions",
                           "equal to the key, without a required function")
+    if "answer(" in str(spec.get("reference", "")):
+        labels.setdefault("carried", "right given the student's own earlier answer")
     for entry in partial_credit_rules(spec):
         rule = entry.get("rule")
         if isinstance(rule, str) and rule in _RULE_LABELS:
