@@ -137,7 +137,8 @@ def _earlier(item: dict[str, Any], spec: dict[str, Any], params: dict[str, Any],
             raise BadLine(f"answer(\"{key}\") names no part of exercise {exercise!r}")
         raw = given.get(key)
         value = None if raw is None else answer_value(raw, earlier_part.spec, params)
-        out[key] = Earlier(f"({key})", value, key_value(earlier_part.spec, params))
+        specs = {k: p.spec for (slug, k), p in parts.items() if slug == exercise}
+        out[key] = Earlier(f"({key})", value, key_value(earlier_part.spec, params, specs))
     return out
 
 
