@@ -110,7 +110,11 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     except OSError as exc:
         raise BackupError(f"Cannot create {output.parent} to write the backup into: {exc}") from exc
     partial = output.parent / f".{output.name}.partial-{secrets.token_hex(4)}"
-    partial.mkdir()
+    # Operators only (folder 0700, files 0600): a backup holds every student's answers and
+    # personal data. The folder is private from its creation, so no file in it is ever
+    # readable by others, whatever the umask (pg_dump writes with it); files get 0600 too.
+    partial.mkdir(mode=0o700)
+    partial.chmod(0o700)
     try:
         database_file = partial / ENGINES[engine]
         if engine == "sqlite":
@@ -130,6 +134,7 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
             server_version=server, dump_tool_version=tool,
         )
         manifest_write(partial, manifest)
+        _make_private(partial)
         partial.rename(output)
     except (OSError, sqlite3.Error) as exc:  # a full disk, a folder we may not write, a lock
         shutil.rmtree(partial, ignore_errors=True)
@@ -140,6 +145,13 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     logger.info("backup of %s written to %s: %d tables, %d rows", database_description(connection),
                 output, len(manifest.tables), manifest.total_rows)
     return manifest
+
+
+def _make_private(folder: Path) -> None:
+    """Folders 0700 and files 0600 under `folder` (itself included)."""
+    folder.chmod(0o700)
+    for path in folder.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 def backup_restore(*, source: Path, replace: bool = False,
