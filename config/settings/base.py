@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Pages and answers of signed-in people and API clients: private, no-store.
+    "core.cache_headers.PrivateResponsesMiddleware",
     # A NUL character in the address or a form body: 400 before any view (core/request_guards.py).
     "core.request_guards.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
