@@ -14,10 +14,17 @@ from typing import Any, Literal
 
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
+from grading.checkers.complex import ComplexChecker, uses_complex
+from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.lists import ListChecker
 from grading.checkers.mathparse import FormatError
+from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
+from grading.checkers.quantity import QuantityChecker
+from grading.checkers.sets import SetChecker
+from grading.checkers.strings import StringChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -31,6 +38,7 @@ __all__ = [
     "Result",
     "Verdict",
     "answer_key",
+    "checker_for",
     "grade",
     "grade_keyed",
     "self_check",
@@ -47,7 +55,15 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
+    "matrix": MatrixChecker(),
+    "quantity": QuantityChecker(),
+    "set": SetChecker(),
+    "list": ListChecker(),
+    "string": StringChecker(),
+    "equation": EquationChecker(),
 }
+
+_COMPLEX = ComplexChecker()
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
@@ -79,7 +95,18 @@ def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
     answer_type = spec.get("type")
     if not isinstance(answer_type, str) or answer_type not in CHECKERS:
         raise ValueError(f"unknown answer type {answer_type!r}")
+    if answer_type == "numeric" and "units" in spec:
+        return CHECKERS["quantity"]  # a numeric part with units is a quantity
+    if uses_complex(spec):
+        return _COMPLEX  # numeric or symbolic over the complex numbers
     return CHECKERS[answer_type]
+
+
+def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
+    """The checker that grades ``spec`` (its type's, or the quantity checker for a numeric
+    part with ``units``, or the complex checker where an ``imaginary_unit`` is set);
+    ValueError for an unknown type."""
+    return _checker(spec)
 
 
 def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> Result:
