@@ -1,6 +1,8 @@
 """The module page's shared content (sections' text, the module's introduction) is rendered
 once for all students and rendered again when a sync changes it."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -12,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def renders(monkeypatch) -> list[str]:
+def renders(monkeypatch) -> Iterator[list[str]]:
     """The texts actually rendered (the real renderer runs; each call is noted)."""
     seen: list[str] = []
     real = shared.render_markdown
