@@ -27,6 +27,7 @@ Outcome = Literal["correct", "partial", "incorrect", "review"]
 COMMON_KEYS = frozenset({
     "type", "reference", "variables", "functions", "points", "prompt", "key",
     "misconceptions", "feedback_correct", "feedback_incorrect", "lab", "measure", "lab_params",
+    "alternatives",
 })
 
 DEFAULT_CORRECT = "Correct."
