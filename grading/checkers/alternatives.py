@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grading.checkers.base import Answer, Checker, Verdict, feedback, is_number
+from grading.checkers.base import Answer, Checker, Outcome, Verdict, feedback, is_number
 from grading.checkers.mathparse import FormatError
 
 __all__ = ["ALTERNATIVE_KEYS", "alternative_problems", "alternative_spec", "check_alternatives"]
@@ -66,7 +66,7 @@ def _written_form(checker: Checker[Any], item: Mapping[str, Any],
 
 def _as_alternative(verdict: Verdict, item: Mapping[str, Any], score: float,
                     spec: Mapping[str, Any]) -> Verdict:
-    outcome = "correct" if score >= 1 else ("partial" if score > 0 else "incorrect")
+    outcome: Outcome = "correct" if score >= 1 else ("partial" if score > 0 else "incorrect")
     message = item.get("feedback")
     if not isinstance(message, str) or not message:
         message = verdict.feedback if score >= 1 else (
