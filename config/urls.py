@@ -13,6 +13,7 @@ urlpatterns = [
     path("lti/", include("lti.urls")),
     path("", include("ops.urls")),
     path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
+    path("", include("live.urls")),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

@@ -18,6 +18,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First, so that `manage.py runserver` serves ASGI (pages and live mode's WebSockets).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -40,6 +42,7 @@ INSTALLED_APPS = [
     "backups",
     "lti_tool",
     "lti",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +60,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -68,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "live.context_processors.live_now",
             ],
         },
     },
@@ -186,6 +191,20 @@ CELERY_BEAT_SCHEDULE = {
 SUBMISSION_RECOVERY_SECONDS = env.int("SUBMISSION_RECOVERY_SECONDS", default=120)
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
+
+# Live mode's server push (Django Channels): CHANNEL_LAYER_URL (redis://..., the existing
+# Redis) in production, where gunicorn, the ASGI process and the Celery workers must reach
+# one another; in memory on the embedded defaults (one process: pages poll for what a worker
+# changed). See docs/operations.md, "Live mode".
+CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default="")
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 2000, "expiry": 30,
+                   "prefix": env("CHANNEL_LAYER_PREFIX", default="grader-live")},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
 # rate limits and throttles are shared by every web process.

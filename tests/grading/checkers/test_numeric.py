@@ -262,7 +262,7 @@ INVALID = [
     ("0.15%", "'%' is not allowed"),
     ("sigma^40", "unknown name 'sigma'"),
     ("1/0", "no finite value"),
-    ("sqrt(-1)", "no finite value"),
+    ("sqrt(-1)", "is not a real number (it is i): this part takes real numbers"),
     ("ln(0)", "no finite value"),
     ("x = 0.0015", "'=' is not allowed"),
     ("9^9^9^9", "too large"),
