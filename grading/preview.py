@@ -13,7 +13,8 @@ from courses.rendering import latex_to_html
 from grading.checkers import FormatError, checker_for
 
 #: Answer types whose reading is worth previewing (maths typed as text).
-PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity"})
+PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity",
+                             "set", "list", "equation"})
 
 
 @dataclass(frozen=True)

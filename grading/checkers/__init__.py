@@ -56,20 +56,12 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
-<<<<<<< HEAD
-=======
-    "matrix": MatrixChecker(),
-    "quantity": QuantityChecker(),
->>>>>>> main
     "set": SetChecker(),
     "list": ListChecker(),
     "string": StringChecker(),
     "equation": EquationChecker(),
-<<<<<<< HEAD
     "matrix": MatrixChecker(),
     "quantity": QuantityChecker(),
-=======
->>>>>>> main
 }
 
 _COMPLEX = ComplexChecker()
