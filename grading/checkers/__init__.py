@@ -56,12 +56,12 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
+    "matrix": MatrixChecker(),
+    "quantity": QuantityChecker(),
     "set": SetChecker(),
     "list": ListChecker(),
     "string": StringChecker(),
     "equation": EquationChecker(),
-    "matrix": MatrixChecker(),
-    "quantity": QuantityChecker(),
 }
 
 _COMPLEX = ComplexChecker()
