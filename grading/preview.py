@@ -14,7 +14,8 @@ from grading.checkers import FormatError, checker_for
 from grading.checkers.forms import FORMS, KEY_FORMS, form_check
 
 #: Answer types whose reading is worth previewing (maths typed as text).
-PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity"})
+PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity",
+                             "set", "list", "equation"})
 
 
 @dataclass(frozen=True)
