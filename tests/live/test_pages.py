@@ -57,7 +57,7 @@ def test_staff_pages_are_for_staff_and_the_projector_says_it_needs_javascript(co
     assert client_for(student).get(reverse("live:room-state", args=[course.slug, session.pk])).status_code == 403
     page = client_for(irene).get(projector)
     assert page.status_code == 200
-    assert b"<noscript>" in page.content and b"needs JavaScript" in page.content
+    assert b"no-js-only" in page.content and b"needs JavaScript" in page.content
     assert b"<svg" in page.content and session.code.encode() in page.content  # the QR code and code
     assert b"<script>" not in page.content  # scripts are static files only (CSP)
 
