@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def _free_port() -> int:
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
 
 
 @pytest.fixture
@@ -80,19 +81,30 @@ def servers(transactional_db, tmp_path: Path, monkeypatch) -> Iterator[tuple[str
     monkeypatch.setenv("CHANNEL_LAYER_PREFIX", f"bench-{os.getpid()}")
     monkeypatch.setenv("CONN_MAX_AGE", "60")
     web, ws = _free_port(), _free_port()
-    env = {**os.environ, "DATABASE_URL": test_database_url(), "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "5"), "GUNICORN_BIND": f"127.0.0.1:{web}",
-           "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "5"),
+        "GUNICORN_BIND": f"127.0.0.1:{web}",
+        "LOG_LEVEL": "WARNING",
+    }
     processes = []
     for name, command in (
         ("gunicorn", [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]),
-        ("daphne", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(ws), "config.asgi:application"]),
+        (
+            "daphne",
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(ws), "config.asgi:application"],
+        ),
     ):
         out = (tmp_path / f"{name}.log").open("wb")
-        processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                          start_new_session=True))
+        processes.append(
+            subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        )
     for port in (web, ws):
-        wait_for(lambda port=port: _listening(port), timeout=60)
+        wait_for(partial(_listening, port), timeout=60)
     try:
         yield f"http://127.0.0.1:{web}", f"ws://127.0.0.1:{ws}"
     finally:
@@ -131,8 +143,18 @@ class Rush:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _student(base: str, ws_base: str, cookie: str, url: str, delay: float, answer: str, rush: Rush,
-             index: int, live: bool, start: float) -> None:
+def _student(
+    base: str,
+    ws_base: str,
+    cookie: str,
+    url: str,
+    delay: float,
+    answer: str,
+    rush: Rush,
+    index: int,
+    live: bool,
+    start: float,
+) -> None:
     http = requests.Session()
     http.cookies.set(settings.SESSION_COOKIE_NAME, cookie)
     phone = None
@@ -143,14 +165,22 @@ def _student(base: str, ws_base: str, cookie: str, url: str, delay: float, answe
         assert token, "no answer form on the join page"
         if live:
             code = url.rstrip("/").split("/")[-1]
-            phone = websocket.create_connection(f"{ws_base}/ws/live/phone/{code}/", timeout=60,
-                                                cookie=f"{settings.SESSION_COOKIE_NAME}={cookie}",
-                                                origin=base)
+            phone = websocket.create_connection(
+                f"{ws_base}/ws/live/phone/{code}/",
+                timeout=60,
+                cookie=f"{settings.SESSION_COOKIE_NAME}={cookie}",
+                origin=base,
+            )
             json.loads(phone.recv())  # the state on connecting
         time.sleep(max(0.0, start + delay - time.monotonic()))
         sent = time.monotonic()
-        response = http.post(url, data={"answer": answer, "csrfmiddlewaretoken": token.group(1)},
-                             headers={"Referer": url}, timeout=30, allow_redirects=False)
+        response = http.post(
+            url,
+            data={"answer": answer, "csrfmiddlewaretoken": token.group(1)},
+            headers={"Referer": url},
+            timeout=30,
+            allow_redirects=False,
+        )
         done = time.monotonic()
         if response.status_code != 302:
             raise AssertionError(f"answer got {response.status_code}")
@@ -175,10 +205,25 @@ def _student(base: str, ws_base: str, cookie: str, url: str, delay: float, answe
 def _run_rush(base: str, ws_base: str, cookies: list[str], urls: list[str], live: bool, rush: Rush) -> float:
     start = time.monotonic() + 2.0
     rng = random.Random(5)
-    threads = [threading.Thread(target=_student, daemon=True,
-                                args=(base, ws_base, cookie, urls[i], rng.uniform(0, WINDOW),
-                                      rng.choice(CHOICES) if live else "40", rush, i, live, start))
-               for i, cookie in enumerate(cookies)]
+    threads = [
+        threading.Thread(
+            target=_student,
+            daemon=True,
+            args=(
+                base,
+                ws_base,
+                cookie,
+                urls[i],
+                rng.uniform(0, WINDOW),
+                rng.choice(CHOICES) if live else "40",
+                rush,
+                i,
+                live,
+                start,
+            ),
+        )
+        for i, cookie in enumerate(cookies)
+    ]
     for thread in threads:
         thread.start()
     return start
@@ -187,8 +232,9 @@ def _run_rush(base: str, ws_base: str, cookies: list[str], urls: list[str], live
 def test_live_rush_500_students(servers, course, irene, tmp_path):
     base, ws_base = servers
     users = User.objects.bulk_create([User(username=f"rush{i:04d}") for i in range(STUDENTS)])
-    Enrollment.objects.bulk_create([Enrollment(user=u, course=course, role=Enrollment.Role.STUDENT)
-                                    for u in users])
+    Enrollment.objects.bulk_create(
+        [Enrollment(user=u, course=course, role=Enrollment.Role.STUDENT) for u in users]
+    )
     cookies = [_session_cookie(u) for u in users]
     staff_cookie = _session_cookie(irene)
     prediction = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
@@ -201,11 +247,18 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
         module_url = f"{base}/courses/{course.slug}/"
         _baseline(base, cookies, module_url, answer_url, base_rush)
 
-        session = live_session_open(staff=LiveStaff(course=course, user=irene, role="instructor"),
-                                    part_id=prediction.pk, variant="class")
+        session = live_session_open(
+            staff=LiveStaff(course=course, user=irene, role="instructor"),
+            part_id=prediction.pk,
+            variant="class",
+        )
         projector_counts: list[tuple[float, int]] = []
-        room = websocket.create_connection(f"{ws_base}/ws/live/room/{session.pk}/", timeout=120,
-                                           cookie=f"{settings.SESSION_COOKIE_NAME}={staff_cookie}", origin=base)
+        room = websocket.create_connection(
+            f"{ws_base}/ws/live/room/{session.pk}/",
+            timeout=120,
+            cookie=f"{settings.SESSION_COOKIE_NAME}={staff_cookie}",
+            origin=base,
+        )
 
         def watch() -> None:
             try:
@@ -229,9 +282,13 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
         token = CSRF.search(projector_page.text)
         assert token
         run_at = time.monotonic()
-        staff.post(f"{base}/courses/{course.slug}/dashboard/live/{session.pk}/run/",
-                   data={"csrfmiddlewaretoken": token.group(1)}, timeout=30, allow_redirects=False,
-                   headers={"Referer": projector_page.url})
+        staff.post(
+            f"{base}/courses/{course.slug}/dashboard/live/{session.pk}/run/",
+            data={"csrfmiddlewaretoken": token.group(1)},
+            timeout=30,
+            allow_redirects=False,
+            headers={"Referer": projector_page.url},
+        )
         wait_for(lambda: len(rush.verdict_at) + len(rush.errors) >= STUDENTS, timeout=120, interval=0.05)
         room.close()
 
@@ -245,15 +302,18 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
     graded = Submission.objects.filter(live__session=session, outcome__in=Submission.GRADED_OUTCOMES).count()
     counted = LiveAnswer.objects.filter(session=session, valid=True).count()
 
-    print(f"\nlive rush: {STUDENTS} students over {WINDOW:.0f} s; gunicorn {os.environ.get('WEB_CONCURRENCY', '5')} "
-          f"workers, daphne 1 process, Celery 2 processes, PostgreSQL, Redis channel layer")
-    print(f"  baseline (ordinary answer, same rate): errors {len(base_rush.errors)}; POST p50 "
-          f"{statistics.median(base_rush.post_seconds) * 1000:.0f} ms, p99 {_percentile(base_rush.post_seconds, 0.99) * 1000:.0f} ms")
-    print(f"  live answer: errors {len(rush.errors)}; POST p50 {statistics.median(rush.post_seconds) * 1000:.0f} ms, "
-          f"p99 {_percentile(rush.post_seconds, 0.99) * 1000:.0f} ms "
-          f"(x{_percentile(rush.post_seconds, 0.99) / _percentile(base_rush.post_seconds, 0.99):.2f} the baseline's p99)")
-    print(f"  on the projector after the answer returned: p50 {statistics.median(lags) * 1000:.0f} ms, "
-          f"p99 {_percentile(lags, 0.99) * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms (target p99 <= 1000 ms); "
+    web_workers = os.environ.get("WEB_CONCURRENCY", "5")
+    base_p50, base_p99 = statistics.median(base_rush.post_seconds), _percentile(base_rush.post_seconds, 0.99)
+    live_p50, live_p99 = statistics.median(rush.post_seconds), _percentile(rush.post_seconds, 0.99)
+    lag_p50, lag_p99 = statistics.median(lags), _percentile(lags, 0.99)
+    print(f"\nlive rush: {STUDENTS} students over {WINDOW:.0f} s; gunicorn {web_workers} workers, "
+          "daphne 1 process, Celery 2 processes, PostgreSQL, Redis channel layer")
+    print(f"  baseline (ordinary answer, same rate): errors {len(base_rush.errors)}; "
+          f"POST p50 {base_p50 * 1000:.0f} ms, p99 {base_p99 * 1000:.0f} ms")
+    print(f"  live answer: errors {len(rush.errors)}; POST p50 {live_p50 * 1000:.0f} ms, "
+          f"p99 {live_p99 * 1000:.0f} ms (x{live_p99 / base_p99:.2f} the baseline's p99)")
+    print(f"  on the projector after the answer returned: p50 {lag_p50 * 1000:.0f} ms, "
+          f"p99 {lag_p99 * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms (target p99 <= 1000 ms); "
           f"{len(counts)} states pushed")
     print(f"  Run to the last phone's verdict: {verdict_lag:.2f} s for {len(rush.verdict_at)} phones, "
           f"{graded} graded of {counted} answers (target <= 5 s, all graded)")
@@ -273,8 +333,13 @@ def _baseline(base: str, cookies: list[str], module_url: str, answer_url: str, r
             assert token, "no form on the module page"
             time.sleep(max(0.0, start + delay - time.monotonic()))
             sent = time.monotonic()
-            response = http.post(answer_url, data={"answer": "40", "csrfmiddlewaretoken": token.group(1)},
-                                 headers={"Referer": module_url}, timeout=30, allow_redirects=False)
+            response = http.post(
+                answer_url,
+                data={"answer": "40", "csrfmiddlewaretoken": token.group(1)},
+                headers={"Referer": module_url},
+                timeout=30,
+                allow_redirects=False,
+            )
             if response.status_code != 302:
                 raise AssertionError(f"answer got {response.status_code}")
             with rush.lock:
@@ -286,8 +351,10 @@ def _baseline(base: str, cookies: list[str], module_url: str, answer_url: str, r
 
     rng = random.Random(7)
     start = time.monotonic() + 2.0
-    threads = [threading.Thread(target=one, args=(c, rng.uniform(0, WINDOW), start, i), daemon=True)
-               for i, c in enumerate(cookies)]
+    threads = [
+        threading.Thread(target=one, args=(c, rng.uniform(0, WINDOW), start, i), daemon=True)
+        for i, c in enumerate(cookies)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

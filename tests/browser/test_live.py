@@ -39,12 +39,20 @@ def asgi_server(transactional_db, tmp_path: Path) -> Iterator[str]:
     """`manage.py runserver` (daphne's: pages and WebSockets) on the test database."""
     port = _free_port()
     log = tmp_path / "asgi.log"
-    env = {**os.environ, "DATABASE_URL": test_database_url(),
-           "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+    }
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", "--insecure"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -80,12 +88,15 @@ def _student(browser: Browser, base: str, course, name: str, *, javascript: bool
 
 
 def test_the_room_answers_the_projector_follows_and_run_reveals_each_verdict(
-        browser: Browser, asgi_server: str, celery_worker, course, irene) -> None:
+    browser: Browser, asgi_server: str, celery_worker, course, irene
+) -> None:
     base = asgi_server
     projector = browser.new_context().new_page()
     _sign_in(projector, base, "irene")
     projector.goto(f"{base}/courses/{course.slug}/dashboard/live/")
-    projector.get_by_label("Question").select_option(label="Prediction · Predict: the analogy arrow — Where does the copied arrow end?")
+    projector.get_by_label("Question").select_option(
+        label="Prediction · Predict: the analogy arrow — Where does the copied arrow end?"
+    )
     projector.get_by_role("button", name="Open for the room").click()
     code = projector.locator("#live-code").inner_text().strip()
     expect(projector.locator(".live-qr svg")).to_be_visible()
@@ -105,8 +116,12 @@ def test_the_room_answers_the_projector_follows_and_run_reveals_each_verdict(
         page.get_by_role("button", name="Lock in my prediction").click()
         expect(page.locator(".live-mine")).to_be_visible()
         expect(projector.locator("#live-count")).to_have_text(str(count))  # no reload
-    expect(projector.locator(".live-bar").filter(has_text="Near queen").locator(".live-bar-count")).to_have_text("2")
-    expect(projector.locator(".live-bar").filter(has_text="Near woman").locator(".live-bar-note")).to_contain_text("does not move the arrow")
+    expect(
+        projector.locator(".live-bar").filter(has_text="Near queen").locator(".live-bar-count")
+    ).to_have_text("2")
+    expect(
+        projector.locator(".live-bar").filter(has_text="Near woman").locator(".live-bar-note")
+    ).to_contain_text("does not move the arrow")
 
     offline.get_by_label("Near king").check()
     offline.get_by_role("button", name="Lock in my prediction").click()
