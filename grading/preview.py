@@ -1,6 +1,6 @@
 """How an answer was read, before it is submitted: the checker's parse, never its check.
 
-The preview uses only ``CHECKERS[type].parse(raw, spec)``: it shows the expression as we read
+The preview uses only ``checker_for(spec).parse(raw, spec)``: it shows the expression as we read
 it (canonical text and MathML) or the invalid-input message with its position. It never
 evaluates the reference, misconceptions or rubric, so nothing of the answer key can leak.
 """
@@ -10,10 +10,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from courses.rendering import latex_to_html
-from grading.checkers import CHECKERS, FormatError
+from grading.checkers import FormatError, checker_for
 
 #: Answer types whose reading is worth previewing (maths typed as text).
-PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector"})
+PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity"})
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def answer_preview(*, raw: str, spec: Mapping[str, Any]) -> AnswerPreview:
         raise ValueError(f"no preview for answer type {answer_type!r}")
     if not raw.strip():
         return AnswerPreview(valid=False, empty=True)
-    checker = CHECKERS[str(answer_type)]
+    checker = checker_for(spec)
     try:
         answer = checker.parse(raw, spec)
     except FormatError as exc:

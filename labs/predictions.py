@@ -17,15 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from courses.models import Lab
-from grading.checkers import GRADER_VERSION, grade
-from grading.events import submission_graded_record
+from grading.checkers import grade
 from grading.models import Submission
-from grading.progress import progress_refresh
 from grading.variant_assignment import variant_for
+from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
 from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
 
@@ -174,14 +171,10 @@ def _shown_answer(spec: dict[str, Any], value: Any) -> str:
 
 def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
            misconception: str, failed: bool = False) -> None:
-    failures = F("grading_failures") + 1 if failed else 0
+    """The prediction's verdict, through the one writer; only while it is still pending (a
+    redelivered task or a second sweep changes nothing)."""
     with transaction.atomic():
-        updated = Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
-            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-            grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
-        )
-        if updated:
-            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
-                             part_id=submission.part_id)
-        if updated and outcome in Submission.GRADED_OUTCOMES:  # the webhook outbox row commits with the grade
-            submission_graded_record(submission)
+        verdict_record(submission=submission, why=Why.LAB, only_if_outcome=Submission.Outcome.PENDING,
+                       verdict=NewVerdict(outcome=outcome, score=score, feedback=feedback,
+                                          misconception=misconception,
+                                          grading_failures=ONE_MORE_FAILURE if failed else 0))
