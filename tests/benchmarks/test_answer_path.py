@@ -14,6 +14,7 @@ import statistics
 import time
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -37,9 +38,9 @@ def test_submission_create_against_the_old_path(transactional_db, course, module
     part = Part.objects.select_related("exercise").get(exercise__slug="apply-1-gradient-bound")
     Exercise.objects.filter(pk=part.exercise_id).update(max_attempts=0)
     part = Part.objects.select_related("exercise").get(pk=part.pk)
-    students = []
+    students: list[User] = []
     for i in range(2 * STUDENTS):
-        user = UserFactory(username=f"bench-{i}")
+        user: User = UserFactory.create(username=f"bench-{i}")
         EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
         students.append(user)
     old_students, new_students = students[:STUDENTS], students[STUDENTS:]
