@@ -14,7 +14,7 @@ from typing import Any
 from courses.content_files import ContentError, ContentFiles, SourceFile
 from courses.models import Exercise, Figure
 
-ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text")
+ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity")
 
 
 @dataclass(frozen=True)
