@@ -15,12 +15,16 @@ from typing import Any, Literal
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
+from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.lists import ListChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
 from grading.checkers.quantity import QuantityChecker
+from grading.checkers.sets import SetChecker
+from grading.checkers.strings import StringChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -53,6 +57,10 @@ CHECKERS: dict[str, Checker[Any]] = {
     "text": TextChecker(),
     "matrix": MatrixChecker(),
     "quantity": QuantityChecker(),
+    "set": SetChecker(),
+    "list": ListChecker(),
+    "string": StringChecker(),
+    "equation": EquationChecker(),
 }
 
 _COMPLEX = ComplexChecker()
