@@ -15,6 +15,8 @@ PUBLIC_SPEC_KEYS = (
     # how sets, lists, equations and strings are compared (never their keys or patterns)
     "reduced", "ordered", "duplicates", "system", "case_sensitive", "whitespace",
     "max_distance",
+    # matrices, quantities, complex numbers: how to write the answer
+    "wrong_shape", "unit_mode", "unit_match", "declare_units", "imaginary_unit",
 )
 
 
@@ -28,7 +30,26 @@ def public_spec(spec: Mapping[str, Any], params: Mapping[str, Any] | None = None
                             for o in spec["options"] if isinstance(o, Mapping)]
     if spec.get("type") == "vector":
         shown["length"] = _vector_length(spec, params or {})
+    if spec.get("type") == "matrix":
+        shown["shape"] = matrix_shape(spec, params or {})
+    if spec.get("unit_mode") in ("optional", "forbidden"):
+        shown["unit"] = spec.get("unit", spec.get("units"))  # the form shows the unit given
     return shown
+
+
+def matrix_shape(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[int] | None:
+    """[rows, columns] of a matrix part's key in this variant (the grid the form shows), or
+    None when it cannot be computed. The shape is not secret: a wrong one is refused."""
+    from grading.checkers.base import functions_of, names_of
+    from grading.checkers.matrix import reference_matrix
+
+    try:
+        matrix = reference_matrix(spec.get("reference"), params,
+                                  variables=names_of(spec, "variables"),
+                                  functions=functions_of(spec))
+    except Exception:  # a shape we cannot compute is simply not shown
+        return None
+    return [int(matrix.rows), int(matrix.cols)]
 
 
 def _vector_length(spec: Mapping[str, Any], params: Mapping[str, Any]) -> int | None:

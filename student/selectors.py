@@ -6,6 +6,7 @@ submissions, never a reference, misconception, rubric or correct key). Query cou
 depend on how many attempts a student made or how many students a course has.
 """
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from grading.answer_display import AnswerView, answer_views
 from grading.deadlines import DeadlineStatus, deadline_statuses
 from grading.models import Submission
 from grading.preview import PREVIEWED_TYPES
-from grading.public_spec import public_spec
+from grading.public_spec import matrix_shape, public_spec
 from grading.services import AttemptState, attempt_state_from
 from grading.variant_assignment import Variant, variant_for
 from grading.variant_numbers import (
@@ -71,6 +72,25 @@ class PartView:
     #: shown at the part
     notice: str = ""
     closed: bool = False  # the exercise's deadline (and late window) has passed
+    shape: list[int] | None = None  # a matrix part's [rows, columns]: the grid of cells
+
+    @property
+    def cells(self) -> list[list[tuple[int, int, bool]]]:
+        """A matrix part's grid, row by row: (row, column, marked wrong in the latest
+        answer), 1-based; the wrong entries are those the latest verdict's feedback names
+        ("Entries (1, 2), (2, 1) (row, column) are not right.", matrix.py)."""
+        if not self.shape:
+            return []
+        latest = self.latest
+        marks: set[tuple[int, int]] = set()
+        if latest is not None and latest.outcome in ("incorrect", "partial"):
+            named = re.search(r"Entr(?:y|ies) (.*?) \(row, column\)", latest.feedback or "")
+            if named:
+                marks = {(int(a), int(b)) for a, b in re.findall(r"\((\d+), (\d+)\)",
+                                                                 named.group(1))}
+        rows, cols = self.shape
+        return [[(i, j, (i, j) in marks) for j in range(1, cols + 1)]
+                for i in range(1, rows + 1)]
 
     @property
     def latest(self) -> Submission | None:
@@ -263,6 +283,7 @@ def _part_view(part: Part, variant: Variant, history: list[Submission],
         state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
         history=history, prediction=_prediction(part, history, runs, options),
         answers=answer_views(history, penalty=part.exercise.penalty), notice=notice,
+        shape=matrix_shape(spec, variant.params) if part.answer_type == "matrix" else None,
     )
 
 

@@ -129,6 +129,79 @@
     target.focus({ preventScroll: true });
   }
 
+  // Matrix parts: a grid of cells kept in step with the text field (the no-JS answer).
+  function splitMatrix(text) {
+    var t = text.trim().replace(/^\[\s*\[/, "").replace(/\]\s*\]$/, "")
+      .replace(/^\[/, "").replace(/\]$/, "");
+    var rows = t.split(/\]\s*,?\s*\[|;|\n/).map(function (r) { return r.trim(); })
+      .filter(function (r) { return r.length; });
+    return rows.map(function (r) {
+      return (r.indexOf(",") >= 0 || r.indexOf("\t") >= 0 ? r.split(/[,\t]/) : r.split(/\s+/))
+        .map(function (c) { return c.trim(); });
+    });
+  }
+
+  function setupMatrix(table) {
+    var form = table.closest("form");
+    var text = form && form.querySelector(".answer-input");
+    if (!text) { return; }
+    var cells = Array.prototype.slice.call(table.querySelectorAll(".matrix-cell"));
+    var rows = table.querySelectorAll("tr").length;
+    var cols = rows ? cells.length / rows : 0;
+    function at(i, j) { return cells[i * cols + j]; }
+    function toText() {
+      var out = [];
+      for (var i = 0; i < rows; i++) {
+        var row = [];
+        for (var j = 0; j < cols; j++) { row.push(at(i, j).value.trim()); }
+        out.push("[" + row.join(", ") + "]");
+      }
+      text.value = "[" + out.join(", ") + "]";
+      text.dispatchEvent(new Event("input"));
+    }
+    function fill(values, i0, j0) {
+      for (var i = 0; i < values.length && i0 + i < rows; i++) {
+        for (var j = 0; j < values[i].length && j0 + j < cols; j++) {
+          at(i0 + i, j0 + j).value = values[i][j];
+        }
+      }
+    }
+    if (text.value) {
+      var initial = splitMatrix(text.value);
+      if (initial.length === rows) { fill(initial, 0, 0); }
+    }
+    cells.forEach(function (cell, k) {
+      var i = Math.floor(k / cols), j = k % cols;
+      cell.addEventListener("input", toText);
+      cell.addEventListener("paste", function (event) {
+        var pasted = (event.clipboardData || window.clipboardData).getData("text");
+        var values = splitMatrix(pasted);
+        if (values.length > 1 || (values[0] && values[0].length > 1)) {
+          event.preventDefault();
+          fill(values, values.length === rows ? 0 : i,
+               values.length === rows ? 0 : j);
+          toText();
+        }
+      });
+      cell.addEventListener("keydown", function (event) {
+        var start = cell.selectionStart, end = cell.value.length, next = null;
+        if (event.key === "ArrowRight" && start === end && j + 1 < cols) { next = at(i, j + 1); }
+        if (event.key === "ArrowLeft" && start === 0 && j > 0) { next = at(i, j - 1); }
+        if (event.key === "ArrowDown" && i + 1 < rows) { next = at(i + 1, j); }
+        if (event.key === "ArrowUp" && i > 0) { next = at(i - 1, j); }
+        if (event.key === "Enter" && !event.shiftKey && k + 1 < cells.length) {
+          next = cells[k + 1];
+        }
+        if (next) { event.preventDefault(); next.focus(); next.select(); }
+      });
+    });
+    text.addEventListener("change", function () {
+      var values = splitMatrix(text.value);
+      if (values.length === rows) { fill(values, 0, 0); }
+    });
+    table.hidden = false;
+  }
+
   // One polite live region for the page: a replaced part's own live regions are new nodes,
   // which screen readers do not announce reliably.
   function announcer() {
@@ -171,6 +244,7 @@
         var fresh = holder.content.firstElementChild;
         if (!fresh || fresh.id !== part.id) { throw new Error("not this part"); }
         part.replaceWith(fresh);
+        fresh.querySelectorAll("[data-matrix-cells]").forEach(setupMatrix);
         fresh.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
         fresh.querySelectorAll("[data-poll]").forEach(setupPoll);
         var said = fresh.querySelector(".part-notice") || fresh.querySelector(".verdict");
@@ -192,6 +266,7 @@
   function start() {
     setupAnswering();
     focusAnsweredPart();
+    document.querySelectorAll("[data-matrix-cells]").forEach(setupMatrix);
     document.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
     document.querySelectorAll("[data-poll]").forEach(setupPoll);
     document.querySelectorAll("[data-alignment-grid]").forEach(setupGrid);

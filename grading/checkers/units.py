@@ -271,7 +271,7 @@ class _UnitReader:
         bracket = self.i < len(text) and text[self.i] == "("
         if bracket:
             self.i += 1
-        match = re.compile(r"\s*([+\-−]?)\s*(\d{1,3})(?:\s*/\s*(\d{1,2}))?\s*").match(text, self.i)
+        match = re.compile(r"\s*([+\-−]?)\s*(\d{1,6})(?:\s*/\s*(\d{1,2}))?\s*").match(text, self.i)
         if not match:
             raise self.error("a unit's power must be a whole number (m^2, s^-1)")
         self.i = match.end()
