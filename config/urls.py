@@ -5,7 +5,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.favicon import favicon
+from config.guides import guide
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
+    path("docs/", guide, name="guides"),
+    path("docs/<slug:name>.html", guide, name="guide"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("api.urls")),
@@ -13,6 +19,7 @@ urlpatterns = [
     path("lti/", include("lti.urls")),
     path("", include("ops.urls")),
     path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
+    path("", include("live.urls")),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

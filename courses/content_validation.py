@@ -14,7 +14,8 @@ from typing import Any
 from courses.content_files import ContentError, ContentFiles, SourceFile
 from courses.models import Exercise, Figure
 
-ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text")
+ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity",
+                "set", "list", "string", "equation")
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,7 @@ def _part_context(source: SourceFile, part: dict[str, Any]) -> dict[str, Any]:
         "spec": part,
         "parameters": source.data.get("parameters", {}),
         "derived": source.data.get("derived", {}),
+        "parts": source.data.get("parts", []),  # a part may use earlier parts' answers
     }
 
 

@@ -269,6 +269,19 @@ def course_create(*, slug: str, title: str, module: Module) -> Course:
 
 
 @transaction.atomic
+def enrollment_join(*, course: Course, user: User, role: str) -> Enrollment:
+    """The enrolment of `user` in `course` when they arrive with `role` from outside (an LTI
+    launch): a new one is active with no group; an existing one takes the role and keeps its
+    group and whether it is active, which the roster or the staff set (a launch never
+    reactivates anyone)."""
+    enrollment, created = Enrollment.objects.get_or_create(
+        user=user, course=course, defaults={"role": role})
+    if not created and enrollment.role != role:
+        enrollment.role = role
+        enrollment.save(update_fields=["role"])
+    return enrollment
+
+
 def enrollment_set(
     *, course: Course, user: User, role: str, group: str = ""
 ) -> Enrollment:

@@ -3,6 +3,13 @@
 from typing import Any
 
 from grading.checkers import self_check
+from grading.checkers.carried import (
+    carried_keys,
+    carried_name,
+    carried_problems,
+    key_value,
+    resolved_spec,
+)
 from grading.variants import validate_parameters, variant_params
 
 
@@ -19,4 +26,29 @@ def part_spec_problems(context: dict[str, Any]) -> list[str]:
     if problems:
         return [f"variant parameters: {p}" for p in problems]
     params = variant_params(parameters, derived, None)
-    return list(self_check(context["spec"], params))
+    spec = context["spec"]
+    if carried_keys(spec):
+        return _carried_spec_problems(spec, context.get("parts") or [], params)
+    return list(self_check(spec, params))
+
+
+def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
+                           params: dict[str, Any]) -> list[str]:
+    """A part that uses earlier answers: the named parts come earlier, and its key (with
+    the earlier parts' keys in place of the student's answers) grades 1.0."""
+    earlier: dict[str, dict[str, Any]] = {}
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        if part is spec or part.get("key") == spec.get("key"):
+            break
+        earlier[str(part.get("key"))] = part
+    problems = carried_problems(spec, earlier, list(earlier))
+    if problems:
+        return problems
+    try:
+        carried = {carried_name(k): key_value(earlier[k], params, earlier)
+                   for k in carried_keys(spec)}
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        return [f"'reference': an earlier part's key cannot be computed: {exc}"]
+    return list(self_check(resolved_spec(spec), {**params, **carried}))

@@ -6,16 +6,41 @@ from typing import Any
 
 from courses.models import Course, Part
 from grading.checkers.base import misconception_list
+from grading.checkers.forms import FORMS
+from grading.checkers.marking_rules import partial_credit_rules
 
 
 def part_misconception_labels(spec: Mapping[str, Any]) -> dict[str, str]:
-    """tag -> label of one part's misconceptions (tags without a label are left out)."""
+    """tag -> label of one part's misconceptions (tags without a label are left out), and of
+    the tags the checkers give an equal answer in a required form (``form:<name>``) and the
+    named wrong forms of ``partial_credit`` (``rule:<rule>``)."""
     labels: dict[str, str] = {}
     for item in misconception_list(spec):
         tag, label = item.get("tag"), item.get("label")
         if isinstance(tag, str) and isinstance(label, str) and label.strip():
             labels.setdefault(tag, label.strip())
+    forms = spec.get("form")
+    for name in [forms] if isinstance(forms, str) else forms if isinstance(forms, list) else []:
+        if isinstance(name, str) and name in FORMS:
+            labels.setdefault(f"form:{name}", f"equal to the key, but not {FORMS[name]}")
+    if spec.get("required_functions"):
+        labels.setdefault("form:required_functions",
+                          "equal to the key, without a required function")
+    if "answer(" in str(spec.get("reference", "")):
+        labels.setdefault("carried", "right given the student's own earlier answer")
+    for entry in partial_credit_rules(spec):
+        rule = entry.get("rule")
+        if isinstance(rule, str) and rule in _RULE_LABELS:
+            labels.setdefault(str(entry.get("tag") or f"rule:{rule}"), _RULE_LABELS[rule])
     return labels
+
+
+_RULE_LABELS = {
+    "sign": "the key with the wrong sign",
+    "factor": "the key times a constant",
+    "constant": "the key plus a constant",
+    "power_of_ten": "the key off by a power of ten",
+}
 
 
 def misconception_label(spec: Mapping[str, Any], tag: str) -> str:

@@ -5,9 +5,7 @@ from django.db import transaction
 from django.http import Http404
 
 from courses.models import Course, Part
-from grading.events import grade_changed_record
 from grading.models import GradeOverride
-from grading.progress import progress_refresh
 from grading.staff import (
     MAX_REASON,
     STAFF_ROLES,
@@ -16,6 +14,7 @@ from grading.staff import (
     require_role,
     score_from_points,
 )
+from grading.verdicts import grade_override_recorded
 
 
 @transaction.atomic(durable=True)
@@ -42,7 +41,6 @@ def grade_override_create(*, course: Course, student_id: int, part_id: int,
     score = None if points is None else score_from_points(points, part)
     override = GradeOverride.objects.create(course=course, student=student, part=part,
                                             score=score, reason=reason, created_by=by)
-    progress_refresh(course_id=course.pk, student_id=student.pk, part_id=part.pk)
-    grade_changed_record(course_id=course.pk, student_id=student.pk,
-                         exercise_id=part.exercise_id, reason="override")
+    grade_override_recorded(course_id=course.pk, student_id=student.pk, part_id=part.pk,
+                            exercise_id=part.exercise_id)
     return override

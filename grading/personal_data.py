@@ -14,7 +14,6 @@ from grading.models import (
     Review,
     Submission,
 )
-from grading.progress import progress_refresh
 
 
 def _iso(value: Any) -> str | None:
@@ -68,6 +67,9 @@ def progress_erase(user: User, pseudonym: str) -> int:
     refreshed from their erased answers, so the latest wrong answer's text goes and the
     course's wrong-answer counts move their answers to the erased (empty) form; scores and
     counts stay. Returns the rows refreshed."""
+    # Imported here, not at start-up: progress reads variants, which import sympy (seconds).
+    from grading.progress import progress_refresh
+
     rows = list(PartProgress.objects.filter(student=user).values_list("course_id", "part_id"))
     for course_id, part_id in rows:
         progress_refresh(course_id=course_id, student_id=user.pk, part_id=part_id)

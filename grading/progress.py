@@ -17,7 +17,21 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, connections, transaction
-from django.db.models import Count, Exists, F, FloatField, Max, Min, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from courses.models import Course, Part
@@ -29,6 +43,7 @@ from grading.wrong_answer_counts import (
     kind_answers,
     wrong_answer_counts_add,
     wrong_answer_counts_change,
+    wrong_answer_digest,
     wrong_answer_kinds,
 )
 
@@ -74,8 +89,9 @@ def _apply_override(values: dict[str, Any], override: tuple[float | None, dateti
         values["correct"] = score >= FULL_MARKS
 
 
-def _part_progress_refresh(*, course_id: int, student_id: int,
-                           part_id: int) -> tuple[PartProgress, dict[str, int], dict[str, Kind]]:
+def _part_progress_refresh(*, course_id: int, student_id: int, part_id: int,
+                           row: PartProgress | None = None,
+                           ) -> tuple[PartProgress, dict[str, int], dict[str, Kind]]:
     """Recompute the (student, part) row from its submissions and overrides and store it;
     returns it with its wrong answers before and after (for the course's sums).
 
@@ -85,7 +101,8 @@ def _part_progress_refresh(*, course_id: int, student_id: int,
     """
     # Lock the row first: under READ COMMITTED the aggregates below then see every answer
     # committed by a concurrent refresh of the same row, which cannot overwrite ours.
-    row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
+    if row is None:
+        row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
     before = dict(row.wrong_answers or {})
     mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
     first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
@@ -176,24 +193,135 @@ def student_progress_refresh(*, course_id: int, student_id: int) -> None:
         row.save(update_fields=list(values))
 
 
-def progress_refresh(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+def progress_refresh(*, course_id: int, student_id: int, part_id: int,
+                     row: PartProgress | None = None) -> PartProgress:
     """Bring the (student, part) row, the student's course totals and the course's wrong
-    answer counts up to date: the one call every verdict-changing write makes inside its
-    transaction. Bounded query count (see `_part_progress_refresh`, then three for the totals
-    and at most one for the counts)."""
+    answer counts up to date from the submissions and overrides (re-aggregated): what the
+    verdict writer (grading/verdicts.py) runs inside its caller's transaction when the change
+    cannot be applied by difference. `row`: the row, already locked by the caller. Bounded
+    query count (see `_part_progress_refresh`, then three for the totals and at most one
+    for the counts)."""
     row, before, after = _part_progress_refresh(course_id=course_id, student_id=student_id,
-                                                part_id=part_id)
+                                                part_id=part_id, row=row)
     student_progress_refresh(course_id=course_id, student_id=student_id)
     wrong_answer_counts_change(course_id=course_id, part_id=part_id, before=before, after=after)
     return row
 
 
-def progress_for_update(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+def progress_for_update(*, course_id: int, student_id: int, part_id: int,
+                        **annotations: Any) -> PartProgress:
     """The (student, part) row, created if missing, locked until the transaction ends (so
-    concurrent answers of one student to one part are checked one after the other)."""
-    row, _ = PartProgress.objects.select_for_update().get_or_create(
+    concurrent answers of one student to one part are checked one after the other).
+
+    `annotations` are read in the same statement (e.g. whether an earlier answer repeats
+    this one), so the lock costs one query when the row exists, three when it is created."""
+    rows = PartProgress.objects.select_for_update(of=("self",)).filter(
         course_id=course_id, student_id=student_id, part_id=part_id)
+    if annotations:
+        rows = rows.annotate(**annotations)
+    row = rows.first()
+    if row is None:
+        # Created without a savepoint; a concurrent creator's row is then the one locked.
+        PartProgress.objects.bulk_create(
+            [PartProgress(course_id=course_id, student_id=student_id, part_id=part_id)],
+            ignore_conflicts=True)
+        row = rows.get()
     return row
+
+
+# --- By difference: the answer path's two steps, exact when the answer is the latest one
+
+
+def progress_answer_stored(*, row: PartProgress, created_at: datetime, seed: int | None,
+                           parameters: Any) -> int:
+    """Count one more stored, ungraded answer on the locked `row` (an answer path's first
+    transaction): submissions, ungraded and pending up by one, the latest answer time, the
+    variant answered. Exact whatever the history; one UPDATE. The student's totals follow
+    with the verdict (`progress_verdict_applied`) or the recovery sweep's refresh. Returns
+    the row's number of stored answers, this one included (the verdict's exactness check)."""
+    first = row.submissions == 0
+    values: dict[str, Any] = {
+        "submissions": row.submissions + 1, "ungraded": row.ungraded + 1,
+        "pending": row.pending + 1,
+        "last_submitted_at": _later(row.last_submitted_at, created_at),
+    }
+    new_seed = row.variant_seed if seed is None else (
+        seed if row.variant_seed is None else max(row.variant_seed, seed))
+    if first or new_seed != row.variant_seed:
+        values["variant_seed"] = new_seed
+        values["variant_key"] = variant_key(parameter_definitions(parameters), new_seed)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.save(update_fields=list(values))
+    return row.submissions
+
+
+def progress_is_latest(row: PartProgress, stored_as: int | None) -> bool:
+    """Whether the verdict of the answer stored as the row's `stored_as`-th can be applied
+    by difference: no answer stored after it and none other waiting for its first grading
+    (so it is the latest, and every earlier one is counted in the row as graded)."""
+    return stored_as is not None and row.submissions == stored_as and row.ungraded == 1
+
+
+def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | None,
+                             counts: bool, canonical: str, misconception: str,
+                             created_at: datetime, graded_at: datetime,
+                             points: float, active: bool) -> None:
+    """Apply the first verdict of the latest answer (see `progress_is_latest`) to the locked
+    `row`, the student's course totals and the course's wrong-answer sums, by difference:
+    what `progress_refresh` would compute, without re-aggregating earlier answers. Three
+    statements, four for a wrong answer, more only on the student's first answer in the
+    course. `points`, `active`: the part's points and whether it counts toward the totals
+    (not archived)."""
+    old_best, old_correct = row.best_score, row.correct
+    old_attempts, old_review = row.attempts, row.awaiting_review
+    before = dict(row.wrong_answers or {})
+    row.ungraded -= 1
+    if outcome not in WAITING:
+        row.pending -= 1
+    if outcome == Submission.Outcome.REVIEW:
+        row.awaiting_review += 1
+    if counts:
+        row.attempts += 1
+    if outcome in SCORED and score is not None:
+        row.computed_best = score if row.computed_best is None else max(row.computed_best, score)
+    if outcome == Submission.Outcome.CORRECT:
+        if counts and not row.to_correct:
+            row.to_correct = row.attempts
+        row.solved = True
+        row.solved_at = created_at if row.solved_at is None else min(row.solved_at, created_at)
+    row.changed_at = _later(row.changed_at, graded_at)
+    after: dict[str, Kind] = {}
+    if outcome in WRONG and counts:
+        row.last_wrong_key, row.last_wrong_misconception = canonical, misconception
+        digest = wrong_answer_digest(misconception, canonical)
+        after[digest] = (misconception, canonical, before.get(digest, 0) + 1)
+        row.wrong_answers = {**before, digest: after[digest][2]}
+    if not row.overridden:  # an override's score stays; else the computed best counts
+        row.best_score, row.correct = row.computed_best, row.solved
+    row.save(update_fields=list(PART_FIELDS))
+    d_total = ((row.best_score or 0.0) - (old_best or 0.0)) * points if active else 0.0
+    d_solved = (int(row.correct) - int(old_correct)) if active else 0
+    latest = row.last_submitted_at
+    updated = StudentProgress.objects.filter(course_id=row.course_id,
+                                             student_id=row.student_id).update(
+        total=F("total") + d_total, parts_solved=F("parts_solved") + d_solved,
+        attempts=F("attempts") + (row.attempts - old_attempts),
+        awaiting_review=F("awaiting_review") + (row.awaiting_review - old_review),
+        last_activity=_greatest("last_activity", latest),
+        changed_at=_greatest("changed_at", row.changed_at))
+    if not updated:  # the student's first answer in the course: the totals row is new
+        student_progress_refresh(course_id=row.course_id, student_id=row.student_id)
+    if after:
+        wrong_answer_counts_change(course_id=row.course_id, part_id=row.part_id,
+                                   before={d: before.get(d, 0) for d in after}, after=after)
+
+
+def _greatest(name: str, value: datetime | None) -> Any:
+    if value is None:
+        return F(name)
+    return Case(When(Q(**{f"{name}__isnull": True}) | Q(**{f"{name}__lt": value}),
+                     then=Value(value)), default=F(name))
 
 
 # --- Rebuild: the same numbers by a different road (a fold over each student's answers)

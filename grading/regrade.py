@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 
-from grading.checkers import GRADER_VERSION, grade
-from grading.events import grade_changed_record
+from grading.carried_answers import carried_parts_regrade, part_grade
 from grading.models import Submission
-from grading.progress import progress_refresh
 from grading.services import penalised
 from grading.variant_assignment import variant_for
+from grading.verdicts import NewVerdict, Why, verdict_record
 
 REGRADABLE = (*Submission.GRADED_OUTCOMES, Submission.Outcome.INVALID, Submission.Outcome.ERROR)
 
@@ -79,7 +77,9 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                           exercise=part.exercise)
     outcome: str
     try:
-        result = grade(submission.raw_answer, part.spec, variant.params)
+        result, _ = part_grade(raw=submission.raw_answer, part=part, params=variant.params,
+                               student_id=submission.student_id,
+                               course_id=submission.course_id)
     except ValueError:
         outcome, score, feedback, misconception, canonical = (
             Submission.Outcome.ERROR, None, "The grader could not grade this answer.", "", "")
@@ -98,23 +98,18 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                  and submission.misconception == misconception)
     if unchanged:
         return None
+    misconception_before, version_before = submission.misconception, submission.grader_version
     if not dry_run:
         with transaction.atomic():
-            Submission.objects.filter(pk=submission.pk).update(
+            verdict_record(submission=submission, why=Why.REGRADE, verdict=NewVerdict(
                 outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-                canonical=canonical[:2000], grader_version=GRADER_VERSION,
-                graded_at=timezone.now())
-            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
-                             part_id=part.pk)
-            if before != (outcome, score):
-                grade_changed_record(course_id=submission.course_id,
-                                     student_id=submission.student_id,
-                                     exercise_id=part.exercise_id, reason="regrade")
-    if before == (outcome, score) and submission.misconception == misconception:
+                canonical=canonical))
+            carried_parts_regrade(submission=submission)  # later parts that use this answer
+    if before == (outcome, score) and misconception_before == misconception:
         return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,
                        part=f"{part.exercise.slug}/{part.key}", raw_answer=submission.raw_answer,
                        before=before, after=(outcome, score),
-                       misconception_before=submission.misconception,
+                       misconception_before=misconception_before,
                        misconception_after=misconception,
-                       grader_version_before=submission.grader_version)
+                       grader_version_before=version_before)

@@ -3,13 +3,12 @@
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404
-from django.utils import timezone
 
 from courses.models import Course
-from grading.events import submission_graded_record
 from grading.models import Review, Submission
-from grading.progress import FULL_MARKS, progress_refresh
+from grading.progress import FULL_MARKS
 from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
+from grading.verdicts import NewVerdict, Why, verdict_record
 
 
 @transaction.atomic(durable=True)
@@ -37,15 +36,11 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     comment = comment.strip()[:MAX_REASON]
     review = Review.objects.create(submission=submission, reviewer=reviewer, score=score,
                                    comment=comment)
-    submission.score = score
-    submission.outcome = (Submission.Outcome.CORRECT if score >= FULL_MARKS else
-                          Submission.Outcome.PARTIAL if score > 0 else Submission.Outcome.INCORRECT)
-    submission.feedback = comment or "Reviewed by your instructor."
-    submission.graded_at = timezone.now()
-    submission.save(update_fields=["score", "outcome", "feedback", "graded_at"])
-    progress_refresh(course_id=course.pk, student_id=submission.student_id,
-                     part_id=submission.part_id)
-    # A reviewed answer is a graded submission for the LMS (the outbox commits with it; its
-    # consumers read the progress refreshed above).
-    submission_graded_record(submission)
+    outcome = (Submission.Outcome.CORRECT if score >= FULL_MARKS else
+               Submission.Outcome.PARTIAL if score > 0 else Submission.Outcome.INCORRECT)
+    # A reviewed answer is a graded submission for the LMS: the writer records the event
+    # after the progress it refreshes (the outbox's consumers read that progress).
+    verdict_record(submission=submission, why=Why.REVIEW, verdict=NewVerdict(
+        outcome=outcome, score=score, feedback=comment or "Reviewed by your instructor.",
+        misconception=submission.misconception, by_grader=False))
     return review

@@ -1,28 +1,40 @@
-"""Writes for grading: store a submission first, then grade it; regrade after a spec fix.
+"""The answer path: store a submission first, then grade it.
 
 `submission_create` commits the raw answer before any grader code runs, so a grader crash
 or a worker dying never loses what the student typed: the row stays, with outcome `error`
-(or `pending`), and `submission_grade` can be run again.
+(or `pending`), and `submission_grade` can be run again (the recovery sweep does). Each of
+the two transactions locks the progress row once and moves it by difference (one more
+stored answer; then its verdict, through grading/verdicts.py); the variant is drawn once
+and the answer read once per request.
 """
 
+import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, Subquery
 from django.utils import timezone
 
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
-from grading.checkers import GRADER_VERSION, answer_key, grade
+from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
 from grading.deadlines import deadline_for
-from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
-from grading.progress import answer_digest, progress_for_update, progress_refresh
-from grading.variant_assignment import variant_for
+from grading.progress import (
+    answer_digest,
+    progress_answer_stored,
+    progress_for_update,
+    progress_is_latest,
+)
+from grading.variant_assignment import Variant, variant_for
+from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 
 logger = logging.getLogger(__name__)
 
@@ -70,46 +82,77 @@ def attempt_state_from(submissions: Iterable[Submission], *, max_attempts: int) 
 def submission_create(
     *, student: User, course: Course, part: Part, raw_answer: str,
     on_stored: Callable[[Submission], None] | None = None,
+    enrollment: Enrollment | None = None, variant: Variant | None = None,
 ) -> Submission:
-    """Store `raw_answer` exactly as typed, then grade it and store the verdict.
+    """Store `raw_answer` exactly as typed and commit, then grade it and store the verdict.
 
     Raises SubmissionRefused, storing nothing, when the student is not an active member of
     the course, the part is archived, the deadline has passed, the part is already solved
     (a correct answer counted), or no attempts are left. Never raises because of the
     grader: a grader exception is stored as outcome `error` with the answer kept.
+    The same text as the student's latest answer to the part, sent again within
+    SUBMISSION_RECOVERY_SECONDS (a retry after an error page), stores nothing and returns
+    that first copy, graded or still pending: a retry never spends a second attempt.
     `on_stored(submission)` runs inside the transaction that stores the answer.
+
+    `enrollment` (the student's active enrolment in `course`) and `variant` (theirs for
+    the part's exercise), when the caller has read them already, save those reads; the
+    part should come with its exercise (select_related).
     """
     if not isinstance(raw_answer, str):
         raise SubmissionRefused("The answer must be text.")
+    exercise = part.exercise
+    if part.archived_at is not None or exercise.archived_at is not None:
+        raise SubmissionRefused("This question has been withdrawn.")
+    if exercise.module_id != course.module_id:
+        raise SubmissionRefused("This question is not part of this course.")
+    if variant is None:
+        variant = variant_for(student=student, course=course, exercise=exercise)
     with transaction.atomic(durable=True):
-        enrolled = Enrollment.objects.filter(user=student, course=course, is_active=True).exists()
-        if not enrolled:
+        if not _enrolled(student, course, enrollment):
             raise SubmissionRefused("You are not enrolled in this course.")
-        if part.archived_at is not None or part.exercise.archived_at is not None:
-            raise SubmissionRefused("This question has been withdrawn.")
-        if part.exercise.module_id != course.module_id:
-            raise SubmissionRefused("This question is not part of this course.")
-        _refuse_after_deadline(student=student, course=course, exercise=part.exercise)
+        _refuse_after_deadline(student=student, course=course, exercise=exercise)
         # The progress row is locked until commit: concurrent answers of this student to this
         # part are checked one after the other. Answers stored but not graded yet count
-        # against the limit, so two in flight cannot both take the last attempt.
-        row = progress_for_update(course_id=course.pk, student_id=student.pk, part_id=part.pk)
-        state = AttemptState(used=row.attempts + row.ungraded, limit=part.exercise.max_attempts,
+        # against the limit, so two in flight cannot both take the last attempt. The same
+        # statement finds the latest answer if it is this very text sent moments ago.
+        since = timezone.now() - timedelta(seconds=settings.SUBMISSION_RECOVERY_SECONDS)
+        row = progress_for_update(
+            course_id=course.pk, student_id=student.pk, part_id=part.pk,
+            resent=Subquery(Submission.objects.filter(
+                pk=Subquery(Submission.objects.filter(
+                    course_id=course.pk, student_id=student.pk, part_id=part.pk,
+                    created_at__gte=since).order_by("-id").values("id")[:1]),
+                raw_answer=raw_answer).values("id")))
+        resent_id = getattr(row, "resent", None)
+        if resent_id is not None:
+            resent = Submission.objects.select_related("part__exercise").get(pk=resent_id)
+            if on_stored is not None:
+                on_stored(resent)
+            return resent
+        state = AttemptState(used=row.attempts + row.ungraded, limit=exercise.max_attempts,
                              solved=row.solved)
         if state.solved:
             raise SubmissionRefused("You have already solved this question; your correct "
                                     "answer is kept.")
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")
-        variant = variant_for(student=student, course=course, exercise=part.exercise)
         submission = Submission.objects.create(
             student=student, course=course, part=part, raw_answer=raw_answer,
             variant_seed=variant.seed, outcome=Submission.Outcome.PENDING,
         )
-        progress_refresh(course_id=course.pk, student_id=student.pk, part_id=part.pk)
+        stored_as = progress_answer_stored(row=row, created_at=submission.created_at,
+                                           seed=variant.seed, parameters=exercise.parameters)
         if on_stored is not None:
             on_stored(submission)
-    return submission_grade(submission=submission)
+    return submission_grade(submission=submission, variant=variant, stored_as=stored_as)
+
+
+def _enrolled(student: User, course: Course, enrollment: Enrollment | None) -> bool:
+    if enrollment is not None and enrollment.user_id == student.pk \
+            and enrollment.course_id == course.pk:
+        return enrollment.is_active
+    return Enrollment.objects.filter(user=student, course=course, is_active=True).exists()
 
 
 def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise) -> None:
@@ -123,65 +166,89 @@ def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise)
 
 
 @observe_submission_grade
-def submission_grade(*, submission: Submission) -> Submission:
+def submission_grade(*, submission: Submission, variant: Variant | None = None,
+                     stored_as: int | None = None) -> Submission:
     """Grade a stored submission with the current spec and store the verdict.
 
     Invalid input does not count as an attempt; nor does an answer equal (in canonical
     form) to one the student already submitted for the part. The score carries the
     exercise's penalty per extra attempt. Parts that compare a prediction with a lab run
     are stored as pending and a run is requested.
+
+    `variant`: the student's, when the caller drew it; `stored_as`: what
+    `progress_answer_stored` returned when this request stored the answer (the verdict is
+    then applied to the progress row by difference if the answer is still the latest).
     """
     part = submission.part
     exercise = part.exercise
-    variant = variant_for(student=submission.student, course=submission.course, exercise=exercise)
+    if variant is None:
+        variant = variant_for(student=submission.student, course=submission.course,
+                              exercise=exercise)
     try:
-        result = grade(submission.raw_answer, part.spec, variant.params)
+        result, key_text = part_grade(raw=submission.raw_answer, part=part,
+                                      params=variant.params, student_id=submission.student_id,
+                                      course_id=submission.course_id)
     except Exception:  # the grader's failure must never lose or block the student's answer
         logger.exception("grader failed on submission %s", submission.pk)
-        submission.grading_failures += 1
-        return _store(submission, outcome=Submission.Outcome.ERROR, score=None, canonical="",
-                      feedback="Something went wrong while grading. Your answer is saved and "
-                               "will be graded again; this did not use an attempt.",
-                      misconception="", counts=False)
-    submission.grading_failures = 0
+        with transaction.atomic():
+            verdict_record(submission=submission, why=Why.ANSWER, verdict=NewVerdict(
+                outcome=Submission.Outcome.ERROR, score=None, canonical="", counts=False,
+                feedback="Something went wrong while grading. Your answer is saved and "
+                         "will be graded again; this did not use an attempt.",
+                grading_failures=ONE_MORE_FAILURE))
+        return submission
 
     outcome = Submission.Outcome(result.outcome)  # the checkers speak the same vocabulary
-    if outcome == Submission.Outcome.INVALID:
-        return _store(submission, outcome=outcome, score=None, canonical="",
-                      feedback=result.feedback, misconception="", counts=False)
-
-    earlier = Submission.objects.filter(
-        student=submission.student, course=submission.course, part=part,
-        counts_as_attempt=True, pk__lt=submission.pk,
-    )
-    key = answer_digest(answer_key(submission.raw_answer, part.spec))
-    submission.answer_key = key
-    # Two indexed lookups, whatever the history: the repeated-answer check on
-    # (student, part, answer_key) and the attempts counted before this one.
-    repeats = Submission.objects.filter(
-        student=submission.student, course=submission.course, part=part,
-        counts_as_attempt=True, answer_key=key).exclude(pk=submission.pk)
-    if key and repeats.exists():
-        # Scored as the latest attempt, so resubmitting a right answer cannot undo a penalty.
-        attempts_used = earlier.count()
-        return _store(submission, outcome=outcome,
-                      score=penalised(_score_or_none(result.score), exercise.penalty,
-                                      max(1, attempts_used)),
-                      canonical=result.canonical,
-                      feedback=f"{result.feedback} You submitted this answer before; "
-                               "it did not use another attempt.".strip(),
-                      misconception=result.misconception or "", counts=False)
-
-    attempt_number = earlier.count() + 1
-    score = penalised(_score_or_none(result.score), exercise.penalty, attempt_number)
-    if lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW:
-        _store(submission, outcome=Submission.Outcome.PENDING, score=None,
-               canonical=result.canonical, feedback="Prediction recorded. Running the lab...",
-               misconception="", counts=True)
-        return lab_grading_submit(submission, variant.params)
-    return _store(submission, outcome=outcome, score=score, canonical=result.canonical,
-                  feedback=result.feedback, misconception=result.misconception or "",
-                  counts=True)
+    key = answer_digest(key_text)
+    lab_part = lab_graded(part.spec) and outcome != Submission.Outcome.REVIEW
+    with transaction.atomic():
+        # One lock of the progress row, which also says whether this answer repeats a
+        # counted earlier one (same answer key).
+        repeats = Submission.objects.filter(
+            student_id=submission.student_id, course_id=submission.course_id, part_id=part.pk,
+            counts_as_attempt=True, answer_key=key).exclude(pk=submission.pk)
+        row = progress_for_update(course_id=submission.course_id,
+                                  student_id=submission.student_id, part_id=part.pk,
+                                  repeated=Exists(repeats), carried=Exists(carrying_parts(part)))
+        latest = progress_is_latest(row, stored_as)
+        done = functools.partial(
+            verdict_record, submission=submission, why=Why.ANSWER, row=row, latest=latest,
+            part_points=float(part.points),
+            part_active=part.archived_at is None and exercise.archived_at is None)
+        if outcome == Submission.Outcome.INVALID:
+            done(verdict=NewVerdict(outcome=outcome, score=None, canonical="", counts=False,
+                                    feedback=result.feedback, grading_failures=0))
+            return submission
+        # Attempts counted before this one: the row's when this answer is the latest one.
+        attempts_before = row.attempts if latest else Submission.objects.filter(
+            student_id=submission.student_id, course_id=submission.course_id, part_id=part.pk,
+            counts_as_attempt=True, pk__lt=submission.pk).count()
+        if key and getattr(row, "repeated", False):
+            # Scored as the latest attempt, so resubmitting a right answer cannot undo a penalty.
+            done(verdict=NewVerdict(
+                outcome=outcome, canonical=result.canonical, counts=False, answer_key=key,
+                score=penalised(_score_or_none(result.score), exercise.penalty,
+                                max(1, attempts_before)),
+                feedback=f"{result.feedback} You submitted this answer before; "
+                         "it did not use another attempt.".strip(),
+                misconception=result.misconception or "", grading_failures=0))
+            return submission
+        if lab_part:
+            done(verdict=NewVerdict(
+                outcome=Submission.Outcome.PENDING, score=None, canonical=result.canonical,
+                feedback="Prediction recorded. Running the lab...", counts=True,
+                answer_key=key, grading_failures=0))
+        else:
+            done(verdict=NewVerdict(
+                outcome=outcome, canonical=result.canonical, counts=True, answer_key=key,
+                score=penalised(_score_or_none(result.score), exercise.penalty,
+                                attempts_before + 1),
+                feedback=result.feedback, misconception=result.misconception or "",
+                grading_failures=0))
+            if getattr(row, "carried", False):
+                carried_parts_regrade(submission=submission)  # later parts use this answer
+            return submission
+    return lab_grading_submit(submission, variant.params)
 
 
 def penalised(score: float | None, penalty: float, attempt_number: int) -> float | None:
@@ -193,29 +260,3 @@ def penalised(score: float | None, penalty: float, attempt_number: int) -> float
 
 def _score_or_none(score: Any) -> float | None:
     return None if score is None else float(score)
-
-
-def _store(submission: Submission, *, outcome: str, score: float | None, canonical: str,
-           feedback: str, misconception: str, counts: bool) -> Submission:
-    submission.outcome = outcome
-    submission.score = score
-    submission.canonical = canonical[:2000]
-    submission.feedback = feedback
-    submission.misconception = misconception
-    submission.counts_as_attempt = counts
-    submission.grader_version = GRADER_VERSION
-    submission.graded_at = timezone.now()
-    with transaction.atomic():
-        submission.save(update_fields=[
-            "outcome", "score", "canonical", "feedback", "misconception", "counts_as_attempt",
-            "grader_version", "graded_at", "grading_failures", "answer_key",
-        ])
-        progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
-                         part_id=submission.part_id)
-        if outcome in GRADED:  # the webhook outbox row commits with the grade
-            submission_graded_record(submission)
-        elif outcome == Submission.Outcome.REVIEW:  # the LMS shows it awaits a person
-            grade_changed_record(course_id=submission.course_id,
-                                 student_id=submission.student_id,
-                                 exercise_id=submission.part.exercise_id, reason="review-pending")
-    return submission

@@ -52,6 +52,9 @@ def _is_number(value: object) -> bool:
 
 
 def _is_value(value: object) -> bool:
+    if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
+        # a matrix: a list of rows of numbers, all of one length
+        return len({len(row) for row in value}) == 1 and all(_is_value(row) for row in value)
     if isinstance(value, list):
         return bool(value) and all(_is_number(v) for v in value)
     return _is_number(value)
@@ -193,7 +196,8 @@ def validate_parameters(parameters: Mapping[str, Any] | None,
         if "default" not in spec:
             problems.append(f"{where} needs a 'default'")
         elif not _is_value(spec["default"]):
-            problems.append(f"{where}: 'default' must be a number or a list of numbers")
+            problems.append(f"{where}: 'default' must be a number, a list of numbers or a "
+                            "matrix (a list of rows)")
         if "choices" in spec:
             choices = spec["choices"]
             if not isinstance(choices, list) or not choices or \

@@ -29,7 +29,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from labs.simulations.vanishing_gradient import REGIME_PHRASES
+from labs.simulations.vanishing_gradient import regime_phrase
 
 RC: dict[str, Any] = {
     "svg.fonttype": "none",
@@ -143,7 +143,7 @@ def plot_vanishing_gradient(result: dict[str, Any]) -> str:
     k = result["steps"] if at_k else result["prediction_k"]
     parts = [
         f"sigma_max {s['sigma']:g}: {_short(s['final_norm'] if at_k else s['norm_at_40'])}"
-        f" ({REGIME_PHRASES.get(s['regime'], s['regime'])})"
+        f" ({regime_phrase(s, result['steps'])})"
         for s in result["series"]
     ]
     description = (

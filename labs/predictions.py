@@ -13,18 +13,16 @@ A part opts in with `lab = "<lab slug>"` and `measure = "<result key>"` in its s
 """
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from courses.models import Lab
-from grading.checkers import GRADER_VERSION, grade
-from grading.events import submission_graded_record
+from grading.checkers import grade
 from grading.models import Submission
-from grading.progress import progress_refresh
 from grading.variant_assignment import variant_for
+from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
 from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
 
@@ -54,19 +52,51 @@ def spec_against_measurement(spec: dict[str, Any], measured: Any) -> dict[str, A
     return graded
 
 
+#: Predicates that hold a stored prediction back from its lab run: a live session (live/)
+#: grades the room's predictions together when the instructor runs the lab.
+_holds: list[Callable[[Submission], bool]] = []
+
+
+def prediction_hold_register(held: Callable[[Submission], bool]) -> None:
+    """Install a predicate: a prediction it holds gets no lab run from `prediction_submit`
+    (nor from the recovery sweep) until its holder calls `prediction_run_request` itself."""
+    if held not in _holds:
+        _holds.append(held)
+
+
 def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submission:
-    """Request the lab run that will grade the stored prediction `submission`; when an
-    identical finished run is reused, the prediction is graded once the transaction commits."""
-    spec = submission.part.spec
-    lab = Lab.objects.active().get(module_id=submission.part.exercise.module_id, slug=spec["lab"])
-    lab_params = {name: params[source] for name, source in spec.get("lab_params", {}).items()}
+    """Request the lab run that will grade the stored prediction `submission`, unless a
+    registered hold keeps it for later (see `prediction_hold_register`)."""
+    if any(held(submission) for held in _holds):
+        return submission
+    prediction_run_request(submission, params)
+    return submission
+
+
+def prediction_lab(submission: Submission) -> Lab:
+    """The lab that grades the prediction `submission` (its part's `lab`)."""
+    return Lab.objects.active().get(module_id=submission.part.exercise.module_id,
+                                    slug=submission.part.spec["lab"])
+
+
+def prediction_lab_params(spec: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """The lab parameters a prediction part takes from a variant's `params` (`lab_params`)."""
+    return {name: params[source] for name, source in spec.get("lab_params", {}).items()}
+
+
+def prediction_run_request(submission: Submission, params: dict[str, Any], *,
+                           seed: int | None = None) -> LabRun:
+    """Request the run grading the stored prediction `submission` with the lab parameters
+    of variant `params` and `seed` (default: the student's variant seed). When an identical
+    finished run is reused, the prediction is graded once the transaction commits."""
     run = lab_run_request(
-        lab=lab, course=submission.course, requester=submission.student, params=lab_params,
-        seed=submission.variant_seed or 0, submission=submission,
+        lab=prediction_lab(submission), course=submission.course, requester=submission.student,
+        params=prediction_lab_params(submission.part.spec, params),
+        seed=(submission.variant_seed or 0) if seed is None else seed, submission=submission,
     )
     if run.is_finished:
         transaction.on_commit(lambda: predictions_grade_for_run(run_id=run.pk))
-    return submission
+    return run
 
 
 def lab_run_execute_and_grade(*, run_id: int) -> ExecuteOutcome:
@@ -141,14 +171,10 @@ def _shown_answer(spec: dict[str, Any], value: Any) -> str:
 
 def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
            misconception: str, failed: bool = False) -> None:
-    failures = F("grading_failures") + 1 if failed else 0
+    """The prediction's verdict, through the one writer; only while it is still pending (a
+    redelivered task or a second sweep changes nothing)."""
     with transaction.atomic():
-        updated = Submission.objects.filter(pk=submission.pk, outcome=Submission.Outcome.PENDING).update(
-            outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-            grader_version=GRADER_VERSION, graded_at=timezone.now(), grading_failures=failures,
-        )
-        if updated:
-            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
-                             part_id=submission.part_id)
-        if updated and outcome in Submission.GRADED_OUTCOMES:  # the webhook outbox row commits with the grade
-            submission_graded_record(submission)
+        verdict_record(submission=submission, why=Why.LAB, only_if_outcome=Submission.Outcome.PENDING,
+                       verdict=NewVerdict(outcome=outcome, score=score, feedback=feedback,
+                                          misconception=misconception,
+                                          grading_failures=ONE_MORE_FAILURE if failed else 0))

@@ -25,9 +25,9 @@ from django.utils import timezone
 
 from grading.checkers import GRADER_VERSION
 from grading.models import Submission
-from grading.progress import progress_refresh
 from grading.recovery import MAX_GRADING_RETRIES, recover_one
 from grading.variant_assignment import variant_for
+from grading.verdicts import NewVerdict, Why, verdict_record
 from labs.models import LabRun
 from labs.predictions import MAX_PREDICTION_RUNS, prediction_submit, predictions_grade_for_run
 
@@ -105,9 +105,7 @@ def _retry_failed_run(submission: Submission, report: PredictionRecovery) -> Non
     if (latest is None or latest.status != LabRun.Status.FAILED
             or submission.lab_runs.count() >= MAX_PREDICTION_RUNS):
         return
-    Submission.objects.filter(pk=submission.pk).update(
-        outcome=Submission.Outcome.PENDING, feedback="Prediction recorded. Running the lab again...")
-    _refresh(submission)
+    _reset(submission, "Prediction recorded. Running the lab again...")
     _request_run(submission)
     report.runs_retried.append(submission.pk)
 
@@ -116,15 +114,17 @@ def _regrade_after_error(submission: Submission, report: PredictionRecovery) -> 
     latest = _latest_run(submission)
     if latest is None or latest.status != LabRun.Status.SUCCEEDED:
         return  # the run itself failed: _retry_failed_run decides
-    Submission.objects.filter(pk=submission.pk).update(outcome=Submission.Outcome.PENDING)
-    _refresh(submission)
+    _reset(submission, submission.feedback)
     predictions_grade_for_run(run_id=latest.pk)
     report.regraded_after_error.append(submission.pk)
 
 
-def _refresh(submission: Submission) -> None:
-    progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
-                     part_id=submission.part_id)
+def _reset(submission: Submission, feedback: str) -> None:
+    """The prediction back to pending (its lab runs again, or it is graded again), through
+    the one verdict writer; its score, attempt and grader failures are kept."""
+    verdict_record(submission=submission, why=Why.RESET, verdict=NewVerdict(
+        outcome=Submission.Outcome.PENDING, score=submission.score, feedback=feedback,
+        misconception=submission.misconception, by_grader=False))
 
 
 def _latest_run(submission: Submission) -> LabRun | None:

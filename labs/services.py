@@ -28,7 +28,6 @@ from courses.models import Course, Enrollment, Lab
 from labs.claims import RunClaim, run_claim
 from labs.events import lab_run_finished_record
 from labs.models import LabRun
-from labs.plots import plot_for
 from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
 
@@ -41,7 +40,7 @@ PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 RUN_TASK = "labs.tasks.lab_run_task"
 #: Bump when plots change, so cached renders of the old look are not served.
-PLOT_VERSION = 1
+PLOT_VERSION = 2
 PLOT_CACHE_SECONDS = 7 * 24 * 3600
 #: What executing a run did (see lab_run_execute).
 ExecuteOutcome = Literal["succeeded", "failed", "finished-already", "busy", "superseded", "missing"]
@@ -219,6 +218,8 @@ def lab_run_plot(*, run: LabRun) -> str:
     key = f"lab-plot:{PLOT_VERSION}:{run.uuid}"
     svg = cache.get(key)
     if svg is None:
+        from labs.plots import plot_for  # matplotlib (seconds): only where a plot is drawn
+
         svg = plot_for(run.lab.simulation, run.result)
         cache.set(key, svg, timeout=PLOT_CACHE_SECONDS)
     return str(svg)

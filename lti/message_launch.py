@@ -1,12 +1,15 @@
 """pylti1p3's Django message launch with what a tool in production needs on top: the
 platform's keyset fetched over HTTPS with a timeout, cached, and fetched again when a token
-names a key id the cached set does not have (the platform rotated its key); and every nonce
-accepted once only (pylti1p3 checks that the nonce was issued, not that it is unused)."""
+names a key id the cached set does not have (the platform rotated its key); every nonce
+accepted once only (pylti1p3 checks that the nonce was issued, not that it is unused); the
+dates, audience and claim lengths checked as lti/claims.py says."""
 
 import hashlib
+import time
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
+import jwt
 import requests
 from django.conf import settings
 from django.core.cache import cache
@@ -16,6 +19,7 @@ from lti_tool.models import LtiLaunch
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch
 from pylti1p3.exception import LtiException
 
+from lti.claims import ClaimRefused, authorised_client, claims_bound, token_dates_check
 from lti.models import UsedNonce
 from lti.tool_config import ToolConfig
 
@@ -27,7 +31,7 @@ def keyset_cache_key(url: str) -> str:
 
 class ToolMessageLaunch(DjangoMessageLaunch):
     """A launch validated in this order: state, format, registration (issuer and audience),
-    signature and expiry, deployment, nonce (consumed), message."""
+    signature, dates and claim lengths, deployment, nonce (consumed), message."""
 
     def validate(self) -> "ToolMessageLaunch":
         if self._restored:
@@ -42,17 +46,47 @@ class ToolMessageLaunch(DjangoMessageLaunch):
             raise
         return self
 
+    def _claims(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self._get_jwt_body())
+
+    def get_client_id(self) -> str:
+        """The client the token is for (its `azp` when it lists several audiences)."""
+        return authorised_client(self._claims())
+
+    def validate_jwt_signature(self) -> "ToolMessageLaunch":
+        """The signature (pyjwt), then the dates and claim lengths (lti/claims.py), which
+        pyjwt would check loosely (a missing `exp` passes, a string is read as a number) and
+        report as signature errors."""
+        public_key, key_alg = self.get_public_key()
+        try:
+            jwt.decode(self._get_id_token(), public_key, algorithms=[key_alg],
+                       options={"verify_signature": True, "verify_aud": False,
+                                "verify_exp": False, "verify_iat": False, "verify_nbf": False,
+                                "verify_iss": False, "verify_sub": False, "verify_jti": False})
+        except jwt.InvalidTokenError as error:
+            raise LtiException(f"Can't decode id_token: {error}") from error
+        body = self._claims()
+        token_dates_check(body, now=time.time(),
+                          max_lifetime=settings.LTI_MAX_TOKEN_LIFETIME_SECONDS,
+                          leeway=settings.LTI_CLOCK_SKEW_SECONDS)
+        claims_bound(body)
+        return self
+
     def validate_nonce(self) -> "ToolMessageLaunch":
         """The nonce must have been issued at login (pylti1p3) and not used before (here)."""
-        super().validate_nonce()
         body = self._get_jwt_body()
+        if not isinstance(body.get("nonce"), str) or not body["nonce"]:
+            raise ClaimRefused("invalid_message", "The token has no nonce")
+        if not self._session_service.check_nonce(body["nonce"]):
+            raise ClaimRefused("unknown_nonce", "The nonce was not issued by this tool's login")
         expires = timezone.now() + timedelta(seconds=settings.LTI_NONCE_TTL_SECONDS)
         try:
             with transaction.atomic():
                 UsedNonce.objects.create(issuer=body["iss"], nonce=body["nonce"],
                                          expires_at=expires)
         except IntegrityError as error:
-            raise LtiException("Replayed nonce: this launch was already used") from error
+            raise ClaimRefused("replayed_nonce",
+                               "Replayed nonce: this launch was already used") from error
         return self
 
     def fetch_public_key(self, key_set_url: str) -> Any:

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from lti_tool.models import LtiRegistration
 
+from lti.claims import ClaimRefused
+
 
 @dataclass(frozen=True)
 class Rejection:
@@ -21,7 +23,14 @@ _MESSAGES = {
                       "from your course, or allow cookies for this site.",
     "bad_signature": "The launch was not signed by the learning platform's key.",
     "expired_token": "The launch had expired. Open the activity again from your course.",
+    "invalid_dates": "The launch did not say, as numbers, when it was issued and when it "
+                     "expires.",
+    "token_lifetime": "The launch was valid for longer than this tool accepts.",
+    "issued_in_future": "The launch was issued in the future: the learning platform's clock "
+                        "or this service's is wrong.",
     "replayed_nonce": "This launch was already used. Open the activity again from your course.",
+    "unknown_nonce": "This launch did not come from a sign-in this tool started. Open the "
+                     "activity again from your course.",
     "unknown_issuer": "This learning platform is not registered with the tool.",
     "wrong_audience": "The launch was meant for another tool (its audience is not this tool's "
                       "client id on that platform).",
@@ -42,7 +51,9 @@ def rejection_for(error: Exception, *, issuer: str = "") -> Rejection:
     """The rejection that `error` (raised while validating a launch from `issuer`) stands for."""
     detail = str(error)
     text = detail.lower()
-    if "state" in text and ("not found" in text or "missing" in text):
+    if isinstance(error, ClaimRefused):
+        reason = error.reason
+    elif "state" in text and ("not found" in text or "missing" in text):
         reason = "state_mismatch"
     elif "replayed nonce" in text or "invalid nonce" in text or '"nonce" is empty' in text:
         reason = "replayed_nonce"

@@ -23,14 +23,15 @@ class GraderBug:
     """Makes the grader crash, as a bug in a checker would, until it is "fixed"."""
 
     def __init__(self, monkeypatch) -> None:
-        import grading.services
+        import grading.carried_answers
         import labs.predictions
 
         self.monkeypatch = monkeypatch
-        self.targets = (grading.services, labs.predictions)
-        self.real = grading.services.grade
-        for module in self.targets:
-            monkeypatch.setattr(module, "grade", self.crash)
+        # (module, the grading function it calls)
+        self.targets = ((grading.carried_answers, "grade_keyed"), (labs.predictions, "grade"))
+        self.real = {name: getattr(module, name) for module, name in self.targets}
+        for module, name in self.targets:
+            monkeypatch.setattr(module, name, self.crash)
 
     @staticmethod
     def crash(*_args, **_kwargs):
@@ -38,12 +39,13 @@ class GraderBug:
 
     def fix(self, *, new_version: str | None = None) -> None:
         import grading.recovery
+        import grading.verdicts
         import labs.recovery
 
-        for module in self.targets:
-            self.monkeypatch.setattr(module, "grade", self.real)
+        for module, name in self.targets:
+            self.monkeypatch.setattr(module, name, self.real[name])
         if new_version:
-            for module in (*self.targets, grading.recovery, labs.recovery):
+            for module in (grading.verdicts, grading.recovery, labs.recovery):
                 self.monkeypatch.setattr(module, "GRADER_VERSION", new_version)
 
 

@@ -2,26 +2,32 @@
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import CourseAccess, principal_of
+from api.access import CourseAccess, acting_student, principal_of
 from api.base import ApiView
 from api.errors import ApiError
+from api.fields import id_field
 from courses.models import Course, Exercise, Section
 from courses.selectors import course_exercises, course_list_for_user
 from grading.public_spec import public_spec
 from grading.variant_assignment import Variant, default_variant, variant_for
 
 
-def exercise_representation(exercise: Exercise, access: CourseAccess) -> dict[str, Any]:
-    """An exercise as the caller may see it (student: own variant, public spec)."""
+def exercise_representation(exercise: Exercise, access: CourseAccess,
+                            for_student: User | None = None) -> dict[str, Any]:
+    """An exercise as the caller may see it (student: own variant, public spec). Staff and
+    keys see the full spec and the default numbers, or with `for_student` that student's
+    variant (its prompt and its parameter values)."""
     student = access.user if not access.is_staff else None
-    variant: Variant = (variant_for(student=student, course=access.course, exercise=exercise)
-                        if student is not None else default_variant(exercise=exercise))
+    whose = student if student is not None else for_student
+    variant: Variant = (variant_for(student=whose, course=access.course, exercise=exercise)
+                        if whose is not None else default_variant(exercise=exercise))
     data: dict[str, Any] = {
         "uuid": str(exercise.uuid), "slug": exercise.slug, "kind": exercise.kind,
         "title": exercise.title, "section": exercise.section.number, "order": exercise.order,
@@ -37,7 +43,24 @@ def exercise_representation(exercise: Exercise, access: CourseAccess) -> dict[st
     if student is None:
         data["parameters"] = exercise.parameters
         data["derived"] = exercise.derived
+        if for_student is not None:
+            data["student"] = for_student.pk
+            data["variant"] = dict(variant.params)
     return data
+
+
+class ExerciseQuery(serializers.Serializer):
+    student = id_field(required=False, help_text=(
+        "staff and keys: show this student's variant (prompt and parameter values)"))
+
+
+def _for_student(view: ApiView, access: CourseAccess) -> User | None:
+    """The student named by `?student=` (staff and keys; a student may name only themself)."""
+    student_id = view.query(ExerciseQuery).get("student")
+    if student_id is None:
+        return None
+    student = acting_student(access, student_id)
+    return student if access.is_staff else None
 
 
 class ModuleSerializer(serializers.Serializer):
@@ -148,23 +171,31 @@ class ExerciseOutput(serializers.Serializer):
     parts = PartOutput(many=True)
     parameters = serializers.DictField(required=False, help_text="staff only")
     derived = serializers.DictField(required=False, help_text="staff only")
+    student = serializers.IntegerField(required=False, help_text="staff, with ?student=: whose variant")
+    variant = serializers.DictField(required=False, help_text=(
+        "staff, with ?student=: the student's parameter values"))
 
 
 class ExerciseListApi(ApiView):
-    @extend_schema(responses=ExerciseOutput(many=True))
+    @extend_schema(parameters=[ExerciseQuery], responses=ExerciseOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
-        """The module's exercises; a student sees their own variant of each prompt."""
+        """The module's exercises; a student sees their own variant of each prompt, staff and
+        keys the one of `?student=`."""
         access = self.access(course_slug)
-        exercises = [exercise_representation(e, access) for e in course_exercises(course=access.course)]
+        for_student = _for_student(self, access)
+        exercises = [exercise_representation(e, access, for_student)
+                     for e in course_exercises(course=access.course)]
         return self.paginated(request, exercises, ExerciseOutput)
 
 
 class ExerciseDetailApi(ApiView):
-    @extend_schema(responses=ExerciseOutput)
+    @extend_schema(parameters=[ExerciseQuery], responses=ExerciseOutput)
     def get(self, request: Request, course_slug: str, exercise_slug: str) -> Response:
-        """One exercise; a student sees their own variant and no answer key."""
+        """One exercise; a student sees their own variant and no answer key, staff and keys
+        the variant of `?student=`."""
         access = self.access(course_slug)
+        for_student = _for_student(self, access)
         exercise = course_exercises(course=access.course).filter(slug=exercise_slug).first()
         if exercise is None:
             raise ApiError(404, "not_found", "No such exercise.")
-        return Response(ExerciseOutput(exercise_representation(exercise, access)).data)
+        return Response(ExerciseOutput(exercise_representation(exercise, access, for_student)).data)

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 from config.settings.database import connection_settings
 
@@ -18,6 +19,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First, so that `manage.py runserver` serves ASGI (pages and live mode's WebSockets).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -40,23 +43,57 @@ INSTALLED_APPS = [
     "backups",
     "lti_tool",
     "lti",
+    "live",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below); outside every
+    # layer that may answer, so error pages get it too.
+    "csp.middleware.CSPMiddleware",
+    # LTI responses: session and CSRF cookies SameSite=None; Secure (the LMS's iframe), else Lax.
+    "lti.middleware.ThirdPartyCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Pages and answers of signed-in people and API clients: private, no-store.
+    "core.cache_headers.PrivateResponsesMiddleware",
+    # A NUL character in the address or a form body: 400 before any view (core/request_guards.py).
+    "core.request_guards.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # After X-Frame-Options so it sees responses first: LTI pages get CSP frame-ancestors.
+    # Innermost of the two so it sees responses first: LTI pages get the platforms in CSP
+    # frame-ancestors and form-action, and no X-Frame-Options.
     "lti.middleware.FrameAncestorsMiddleware",
 ]
 
+# Content-Security-Policy (django-csp): scripts, styles, images, fonts and requests from this
+# site only, no inline script or style (the few inline blocks carry the response's nonce),
+# no plugins, no <base>, forms posted here only, framed by nobody: lti/middleware.py lets the
+# registered platforms frame LTI pages and receive their forms. CSP_REPORT_URI, if set,
+# receives the browsers' violation reports. See docs/operations.md, "Security settings".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],  # data: for Swagger UI's icons
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        **({"report-uri": env("CSP_REPORT_URI")} if env("CSP_REPORT_URI", default="") else {}),
+    },
+}
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -68,6 +105,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "live.context_processors.live_now",
             ],
         },
     },
@@ -199,6 +237,20 @@ SUBMISSION_RECOVERY_SECONDS = env.int("SUBMISSION_RECOVERY_SECONDS", default=120
 # A running lab run with no heartbeat for this long is presumed lost and re-queued.
 LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 
+# Live mode's server push (Django Channels): CHANNEL_LAYER_URL (redis://..., the existing
+# Redis) in production, where gunicorn, the ASGI process and the Celery workers must reach
+# one another; in memory on the embedded defaults (one process: pages poll for what a worker
+# changed). See docs/operations.md, "Live mode".
+CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default="")
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 2000, "expiry": 30,
+                   "prefix": env("CHANNEL_LAYER_PREFIX", default="grader-live")},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
 # Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
 # rate limits and throttles are shared by every web process.
 # A Redis cache degrades to per-process memory while Redis is away (ops/cache.py): nothing in
@@ -227,7 +279,8 @@ REST_FRAMEWORK = {
     },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # The API speaks JSON only: a form or multipart body is 415, never read as empty data.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Bounded: nesting depth and NUL characters are refused with a 400 (api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
@@ -275,6 +328,13 @@ WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=Fa
 LTI_MODULE_SLUG = env("LTI_MODULE_SLUG", default="module-05")
 LTI_KEYSET_CACHE_SECONDS = env.int("LTI_KEYSET_CACHE_SECONDS", default=3600)
 LTI_NONCE_TTL_SECONDS = env.int("LTI_NONCE_TTL_SECONDS", default=24 * 3600)
+# A launch token must carry numeric iat and exp, live (exp - iat) at most this long, and be
+# neither expired nor issued in the future by more than the clock skew (lti/claims.py).
+LTI_MAX_TOKEN_LIFETIME_SECONDS = env.int("LTI_MAX_TOKEN_LIFETIME_SECONDS", default=3600)
+LTI_CLOCK_SKEW_SECONDS = env.int("LTI_CLOCK_SKEW_SECONDS", default=60)
+# A launch by someone whose enrolment is inactive asks the platform for the course's roster
+# again, at most once per this many seconds per course (docs/lti.md, "Enrolments").
+LTI_ROSTER_ON_LAUNCH_SECONDS = env.int("LTI_ROSTER_ON_LAUNCH_SECONDS", default=300)
 LTI_HTTP_TIMEOUT_SECONDS = env.float("LTI_HTTP_TIMEOUT_SECONDS", default=5.0)
 LTI_ALLOW_HTTP_KEYSET = env.bool("LTI_ALLOW_HTTP_KEYSET", default=False)
 

@@ -12,12 +12,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from grading.checkers.alternatives import alternative_problems, check_alternatives
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
+from grading.checkers.complex import ComplexChecker, uses_complex
+from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.lists import ListChecker
 from grading.checkers.mathparse import FormatError
+from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer, NumericChecker
 from grading.checkers.quantities import round_sigfigs
+from grading.checkers.quantity import QuantityChecker
+from grading.checkers.sets import SetChecker
+from grading.checkers.strings import StringChecker
 from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
@@ -31,13 +39,15 @@ __all__ = [
     "Result",
     "Verdict",
     "answer_key",
+    "checker_for",
     "grade",
+    "grade_keyed",
     "self_check",
     "validate_spec",
 ]
 
 # Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "2.0.0"
+GRADER_VERSION = "2.1.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": NumericChecker(),
@@ -46,7 +56,15 @@ CHECKERS: dict[str, Checker[Any]] = {
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
     "text": TextChecker(),
+    "matrix": MatrixChecker(),
+    "quantity": QuantityChecker(),
+    "set": SetChecker(),
+    "list": ListChecker(),
+    "string": StringChecker(),
+    "equation": EquationChecker(),
 }
+
+_COMPLEX = ComplexChecker()
 
 ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
@@ -78,7 +96,18 @@ def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
     answer_type = spec.get("type")
     if not isinstance(answer_type, str) or answer_type not in CHECKERS:
         raise ValueError(f"unknown answer type {answer_type!r}")
+    if answer_type == "numeric" and "units" in spec:
+        return CHECKERS["quantity"]  # a numeric part with units is a quantity
+    if uses_complex(spec):
+        return _COMPLEX  # numeric or symbolic over the complex numbers
     return CHECKERS[answer_type]
+
+
+def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
+    """The checker that grades ``spec`` (its type's, or the quantity checker for a numeric
+    part with ``units``, or the complex checker where an ``imaginary_unit`` is set);
+    ValueError for an unknown type."""
+    return _checker(spec)
 
 
 def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> Result:
@@ -91,6 +120,7 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
     try:
         answer = checker.parse(raw, spec)
         verdict = checker.check(answer, spec, params or {})
+        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
     except FormatError as exc:
         return Result("invalid", None, exc.message, position=exc.position)
     return Result(
@@ -104,6 +134,32 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
     )
 
 
+def grade_keyed(raw: str, spec: Mapping[str, Any],
+                params: Mapping[str, Any] | None = None) -> tuple[Result, str | None]:
+    """``grade`` and ``answer_key`` of one raw answer, reading it once (the answer path
+    needs both: the verdict, and whether it repeats an earlier answer)."""
+    checker = _checker(spec)
+    try:
+        answer = checker.parse(raw, spec)
+    except FormatError as exc:
+        return Result("invalid", None, exc.message, position=exc.position), None
+    key = _key_of(answer)
+    try:
+        verdict = checker.check(answer, spec, params or {})
+        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
+    except FormatError as exc:
+        return Result("invalid", None, exc.message, position=exc.position), key
+    return Result(
+        outcome=verdict.outcome,
+        score=verdict.score,
+        feedback=verdict.feedback,
+        misconception=verdict.misconception,
+        concepts_found=list(verdict.concepts_found),
+        canonical=verdict.canonical or answer.canonical,
+        latex=answer.latex,
+    ), key
+
+
 def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
     """What makes two answers to a part the same answer, or None if `raw` is unreadable.
 
@@ -114,6 +170,10 @@ def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
         answer = _checker(spec).parse(raw, spec)
     except FormatError:
         return None
+    return _key_of(answer)
+
+
+def _key_of(answer: Answer) -> str:
     if isinstance(answer, NumericAnswer) and answer.value is not None:
         number = answer.value
         if number.is_finite and not 1e-300 < abs(number.value) < 1e300 \
@@ -133,7 +193,7 @@ def validate_spec(spec: Mapping[str, Any]) -> list[str]:
         checker = _checker(spec)
     except ValueError as exc:
         return [str(exc)]
-    return checker.validate_spec(spec)
+    return checker.validate_spec(spec) + alternative_problems(checker, spec)
 
 
 def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
@@ -141,4 +201,5 @@ def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
     problems = validate_spec(spec)
     if problems:
         return problems
-    return _checker(spec).self_check(spec, params)
+    checker = _checker(spec)
+    return checker.self_check(spec, params) + alternative_problems(checker, spec, params)

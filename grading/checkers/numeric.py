@@ -242,11 +242,7 @@ class NumericChecker(Checker[NumericAnswer]):
         number = answer_number(expr, {}) if not expr.free_variables else None
         if number is not None:
             if number.is_nan or (number.is_infinite and not infinity):
-                raise FormatError(
-                    "this has no finite value (a division by zero, or the log or square "
-                    "root of a negative number?)",
-                    None,
-                )
+                raise FormatError(_no_real_value(expr), None)
             formatted = format_value(number)
             if written is None and formatted != text_form:
                 canonical = f"{text_form} \u2248 {formatted}"
@@ -310,6 +306,20 @@ class NumericChecker(Checker[NumericAnswer]):
                                params: Mapping[str, Any]) -> list[str]:
         return misconception_collisions(
             spec, params, lambda text, values: [reference_number(text, values)])
+
+
+def _no_real_value(expr: Expr) -> str:
+    """Why a constant answer has no real value: complex (``sqrt(-4)`` is 2i, in a part that
+    takes real numbers) or undefined."""
+    from grading.checkers.complex import format_complex
+    from grading.checkers.mathparse.complex_eval import complex_evaluate
+
+    value = complex_evaluate(expr)
+    if value is not None and not (value.exact and value.imag == 0):
+        return (f"'{expr.to_text()}' is not a real number (it is {format_complex(value)}): "
+                f"this part takes real numbers")
+    return ("this has no finite value (a division by zero, or the log or square root of a "
+            "negative number?)")
 
 
 def _decimal_text(value: Fraction, places: int) -> str:

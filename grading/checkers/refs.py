@@ -59,9 +59,21 @@ def fraction_param(value: Any) -> Any:
 def exact_param(value: Any) -> Any:
     """A parameter value as an exact sympy number (floats through their shortest decimal)."""
     exact = fraction_param(value)
+    if isinstance(exact, list) and exact and all(isinstance(row, list) for row in exact):
+        return _matrix_param(exact)
     if isinstance(exact, list):
         return [sympy.Rational(v.numerator, v.denominator) for v in exact]
     return sympy.Rational(exact.numerator, exact.denominator)
+
+
+def _matrix_param(rows: list[Any]) -> Any:
+    """A list of rows as an exact sympy matrix; ValueError unless every row is a list of
+    numbers of one length."""
+    if any(not row or any(isinstance(v, list) for v in row) for row in rows) \
+            or len({len(row) for row in rows}) != 1:
+        raise ValueError("a matrix parameter must be a list of rows of numbers of one length")
+    return sympy.ImmutableMatrix([[sympy.Rational(v.numerator, v.denominator) for v in row]
+                                  for row in rows])
 
 
 def sympy_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,6 +91,8 @@ def float_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in params.items():
         if isinstance(value, list | tuple):
+            if any(isinstance(v, list | tuple) for v in value):
+                continue  # a matrix parameter: only references over matrices use it
             out[name] = [float(v) for v in value]
         elif isinstance(value, int | float | Fraction | Decimal) and not isinstance(value, bool):
             out[name] = float(value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import sympy
@@ -20,6 +21,7 @@ import sympy
 from grading.checkers.base import (
     Answer,
     Checker,
+    Outcome,
     Verdict,
     check_misconception_shapes,
     feedback,
@@ -28,9 +30,18 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
-from grading.checkers.mathparse import Expr, parse, to_sympy
+from grading.checkers.forms import FORMS, KEY_FORMS, OPERATORS, form_check, usage_check
+from grading.checkers.marking_rules import (
+    partial_credit_rules,
+    relation_holds,
+    validate_marking,
+)
+from grading.checkers.mathparse import Expr, FormatError, Node, parse, to_sympy
+from grading.checkers.mathparse import functions as registry
+from grading.checkers.mathparse.render import to_text
 from grading.checkers.refs import parse_reference, sympy_params
 from grading.checkers.sampling import DOMAINS, Comparison, Domain, compare
+from grading.checkers.substitution import number, substitute
 
 __all__ = ["DOMAINS", "REVIEW_FEEDBACK", "Comparison", "SymbolicAnswer", "SymbolicChecker",
            "compare"]
@@ -38,6 +49,12 @@ __all__ = ["DOMAINS", "REVIEW_FEEDBACK", "Comparison", "SymbolicAnswer", "Symbol
 REVIEW_FEEDBACK = ("Your answer could not be checked automatically; a teacher will look at "
                    "it.")
 _RELATIVE_SLACK = 1e-8  # the sampling's own float tolerance, for hints
+#: How many names a student may introduce when ``rename_variables`` is on.
+_MAX_RENAMED = 4
+#: Keys of the form and marking rules (forms.py, marking_rules.py).
+MARKING_KEYS = frozenset({"form", "form_credit", "required_functions", "forbidden_functions",
+                          "forbidden_operators", "equivalent_up_to", "rename_variables",
+                          "partial_credit"})
 
 
 @dataclass(frozen=True)
@@ -52,11 +69,14 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
     spec's ``domain`` ("positive", the default, or "real")."""
 
     type_name = "symbolic"
-    spec_keys = frozenset({"domain", "rtol", "atol", "allow_infinity"})
+    spec_keys = frozenset({"domain", "rtol", "atol", "allow_infinity"}) | MARKING_KEYS
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SymbolicAnswer:
-        expr = parse(raw if isinstance(raw, str) else "", variables=names_of(spec, "variables"),
-                     functions=functions_of(spec), infinity=bool(spec.get("allow_infinity")))
+        expr = _read(raw if isinstance(raw, str) else "", spec)
+        message = usage_check(expr.node, forbidden=_function_names(spec, "forbidden_functions"),
+                              operators=_strings(spec, "forbidden_operators"))
+        if message:
+            raise FormatError(message, None)
         return SymbolicAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(),
                               expr=expr)
 
@@ -70,23 +90,53 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                                     functions=functions)
         domain = _domain(spec)
         rtol, atol = _tolerance(spec)
-        result = compare(answer.expr, reference, variables, functions=functions, params=params,
-                         domain=domain, rtol=rtol, atol=atol)
         canonical = answer.canonical
+        renamings = _renamings(answer.expr, variables) if spec.get("rename_variables") \
+            else [answer.expr]
+        if not renamings:
+            return Verdict(0.0, "incorrect", feedback(spec, False) + " Your answer uses more "
+                           "variables than the expected answer.", None, [], canonical)
+        first: tuple[Expr, Comparison] | None = None
+        for candidate in renamings:
+            result = compare(candidate, reference, variables, functions=functions,
+                             params=params, domain=domain, rtol=rtol, atol=atol)
+            first = first or (candidate, result)
+            if result.status == "equal":
+                break
+        else:
+            assert first is not None  # noqa: S101 - renamings is not empty
+            candidate, result = first
+        answer_expr = candidate
+
+        def same(a: Node, b: Node) -> bool:
+            return compare(Expr(a), Expr(b), variables, functions=functions, params=params,
+                           use_sympy=False, domain=domain, rtol=rtol,
+                           atol=atol).status == "equal"
+
         if result.status == "equal":
-            return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
+            return _form_verdict(answer_expr, reference, spec, canonical, params)
+        for rule in _strings(spec, "equivalent_up_to"):
+            if relation_holds(rule, answer_expr.node, reference.node, variables, same,
+                              result.ratio):
+                return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
         for item in misconception_list(spec):
             try:
                 target = parse_reference(item.get("answer"), params, variables=variables,
                                          functions=functions)
             except ValueError:
                 continue
-            matched = compare(answer.expr, target, variables, functions=functions,
-                              params=params, use_sympy=False, domain=domain, rtol=rtol,
-                              atol=atol)
-            if matched.status == "equal":
-                return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
-                               str(item.get("tag")), [], canonical)
+            if same(answer_expr.node, target.node):
+                credit = float(item.get("credit", 0) or 0)
+                return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                               str(item.get("feedback", "")), str(item.get("tag")), [],
+                               canonical)
+        for entry in partial_credit_rules(spec):
+            if relation_holds(str(entry["rule"]), answer_expr.node, reference.node, variables,
+                              same, result.ratio):
+                credit = float(entry["credit"])
+                message = str(entry.get("feedback") or _RULE_FEEDBACK[str(entry["rule"])])
+                return Verdict(credit, "partial" if credit > 0 else "incorrect", message,
+                               str(entry.get("tag") or f"rule:{entry['rule']}"), [], canonical)
         if result.status == "unknown":
             return Verdict(None, "review", REVIEW_FEEDBACK, None, [], canonical)
         return Verdict(0.0, "incorrect", _hint(spec, result), None, [], canonical)
@@ -96,6 +146,10 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
         reference = parse_reference(spec["reference"], params, variables=variables,
                                     functions=functions_of(spec))
         unknown = reference.free_variables - set(variables)
+        written = _author_tree(reference, params) if unknown and (
+            _forms(spec) or spec.get("required_functions")) else None
+        if written is not None:
+            return to_text(written)  # keeps the author's form, which sympy would rewrite
         if unknown:
             # Parameters appear in the reference: substitute their values as numbers.
             values = {k: v for k, v in params.items() if k in unknown}
@@ -126,7 +180,24 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                 problems.append(f"'{key}' must be a number from 0 to below 1")
         if "allow_infinity" in spec and not isinstance(spec["allow_infinity"], bool):
             problems.append("'allow_infinity' must be true or false")
-        problems += check_misconception_shapes(spec)
+        problems += check_misconception_shapes(spec, extra=("credit",))
+        problems += _form_problems(spec) + validate_marking(spec)
+        return problems
+
+    def self_check(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+        """As every checker's, and the key written as the author wrote it meets its forms."""
+        problems = super().self_check(spec, params)
+        if problems or not _forms(spec):
+            return problems
+        variables = names_of(spec, "variables")
+        reference = parse_reference(spec["reference"], params, variables=variables,
+                                    functions=functions_of(spec))
+        written = _author_tree(reference, params)
+        if written is None:
+            return problems
+        verdict = _form_verdict(Expr(written), reference, spec, to_text(written), params)
+        if verdict.outcome != "correct":
+            problems.append(f"'reference' does not meet its own form: {verdict.feedback}")
         return problems
 
     def misconception_problems(self, spec: Mapping[str, Any],
@@ -150,6 +221,140 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                 problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') is "
                                 f"equivalent to the reference")
         return problems
+
+
+_RULE_FEEDBACK = {
+    "sign": "Your answer has the wrong sign.",
+    "factor": "Your answer is off by a constant factor.",
+    "constant": "Your answer differs from the expected one by a constant.",
+    "power_of_ten": "Your answer is off by a power of ten.",
+}
+
+
+def _read(raw: str, spec: Mapping[str, Any]) -> Expr:
+    """Parse the answer; with ``rename_variables``, names the spec does not declare are read
+    as variables (single names that are not functions), up to a few of them."""
+    variables = list(names_of(spec, "variables"))
+    extra: list[str] = []
+    while True:
+        try:
+            return parse(raw, variables=variables + extra, functions=functions_of(spec),
+                         infinity=bool(spec.get("allow_infinity")))
+        except FormatError as exc:
+            name = _unknown_name(exc)
+            if not spec.get("rename_variables") or name is None or \
+                    len(extra) >= _MAX_RENAMED or name in extra:
+                raise
+            extra.append(name)
+
+
+def _unknown_name(exc: FormatError) -> str | None:
+    match = re.match(r"unknown name '([A-Za-z][A-Za-z0-9_]*)'", exc.message)
+    return match.group(1) if match else None
+
+
+def _renamings(expr: Expr, variables: list[str]) -> list[Expr]:
+    """The answer with its undeclared names mapped one-to-one onto unused declared variables,
+    every way (at most 4! ways); the answer itself when it uses declared names only."""
+    from itertools import permutations
+
+    foreign = sorted(expr.free_variables - set(variables))
+    if not foreign:
+        return [expr]
+    free = [v for v in variables if v not in expr.free_variables]
+    if len(foreign) > len(free):
+        return []
+    out = []
+    for targets in permutations(free, len(foreign)):
+        mapping = {name: _var(target) for name, target in zip(foreign, targets, strict=True)}
+        node = substitute(expr.node, mapping)
+        out.append(Expr(node, to_text(node)))
+    return out
+
+
+def _var(name: str) -> Node:
+    from grading.checkers.mathparse import Var
+
+    return Var(name)
+
+
+def _strings(spec: Mapping[str, Any], key: str) -> list[str]:
+    value = spec.get(key)
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _function_names(spec: Mapping[str, Any], key: str) -> list[str]:
+    """The functions named under ``key``, by their canonical names (``ln`` is ``log``)."""
+    names = []
+    for name in _strings(spec, key):
+        fn = registry.find(name)
+        names.append(fn.name if fn is not None else name)
+    return names
+
+
+def _forms(spec: Mapping[str, Any]) -> list[str]:
+    value = spec.get("form")
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _form_problems(spec: Mapping[str, Any]) -> list[str]:
+    problems = []
+    if "form" in spec:
+        value = spec["form"]
+        if not (isinstance(value, str) or (isinstance(value, list)
+                                           and all(isinstance(v, str) for v in value))):
+            problems.append("'form' must be a name or a list of names")
+        problems += [f"'form': unknown form '{name}' (use one of {', '.join(FORMS)})"
+                     for name in _forms(spec) if name not in FORMS]
+    if "form_credit" in spec and (not is_number(spec["form_credit"])
+                                  or not 0 <= spec["form_credit"] < 1):
+        problems.append("'form_credit' must be a number from 0 to below 1")
+    for key in ("required_functions", "forbidden_functions", "forbidden_operators"):
+        if key in spec and (not isinstance(spec[key], list)
+                            or not all(isinstance(v, str) for v in spec[key])):
+            problems.append(f"'{key}' must be a list of names")
+    problems += [f"'forbidden_operators': unknown operator '{op}' (use {' '.join(OPERATORS)})"
+                 for op in _strings(spec, "forbidden_operators") if op not in OPERATORS]
+    for key in ("required_functions", "forbidden_functions"):
+        problems += [f"'{key}': unknown function '{name}'" for name in _strings(spec, key)
+                     if registry.find(name) is None]
+    if "rename_variables" in spec and not isinstance(spec["rename_variables"], bool):
+        problems.append("'rename_variables' must be true or false")
+    return problems
+
+
+def _form_verdict(answer: Expr, reference: Expr, spec: Mapping[str, Any], canonical: str,
+                  params: Mapping[str, Any]) -> Verdict:
+    """The verdict for an answer equal to the key: correct, or the form credit and message
+    of the first requirement it fails (its tag ``form:<name>`` groups it on the dashboard)."""
+    forms = _forms(spec)
+    variables = names_of(spec, "variables")
+    credit = float(spec.get("form_credit", 0) or 0)
+    outcome: Outcome = "partial" if credit > 0 else "incorrect"
+    missing = usage_check(answer.node, required=_function_names(spec, "required_functions"))
+    if missing:
+        return Verdict(credit, outcome, f"Your answer is equal to the expected answer. "
+                       f"{missing}", "form:required_functions", [], canonical)
+    key = _author_tree(reference, params) if set(forms) & KEY_FORMS else None
+    failure = form_check(answer.node, forms, variables, key)
+    if failure is not None:
+        return Verdict(credit, outcome, failure.message, f"form:{failure.name}", [], canonical)
+    return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
+
+
+def _author_tree(reference: Expr, params: Mapping[str, Any]) -> Node | None:
+    """The key as the author wrote it, with the variant's numbers in place of its parameters
+    (None when a parameter is not a number, e.g. a list)."""
+    mapping: dict[str, Node] = {}
+    for name in reference.free_variables:
+        if name in params:
+            value = params[name]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return None
+            mapping[name] = number(Fraction(str(value)))
+    return substitute(reference.node, mapping)
 
 
 def _domain(spec: Mapping[str, Any]) -> Domain:

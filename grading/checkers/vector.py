@@ -1,5 +1,10 @@
 # ruff: noqa: RUF002 - Greek letters and maths symbols are the point here
-"""Vector answers: a fixed number of reals, ``[1.9, 0.7]``, ``(1.9, 0.7)`` or ``1.9, 0.7``."""
+"""Vector answers: a fixed number of reals, ``[1.9, 0.7]``, ``(1.9, 0.7)`` or ``1.9, 0.7``.
+
+Brackets are never ignored: ``(0, 1]`` is an interval and ``{1, 2}`` a set, so a vector
+whose outer brackets do not pair (or are braces) is invalid with a message, not read as
+``[0, 1]``.
+"""
 
 from __future__ import annotations
 
@@ -53,6 +58,7 @@ def split_elements(raw: str) -> list[tuple[str, int]]:
         raise FormatError("empty answer", None)
     if text[start] in _PAIRS and _matching_close(text, start) == end - 1 \
             and _top_level_commas(text, start + 1, end - 1):
+        _check_outer_brackets(raw, text, start, end - 1)
         start, end = start + 1, end - 1
     elements = []
     depth = 0
@@ -68,6 +74,25 @@ def split_elements(raw: str) -> list[tuple[str, int]]:
             piece_start = i + 1
     elements.append((raw[piece_start:end], piece_start))
     return elements
+
+
+def _check_outer_brackets(raw: str, text: str, start: int, close: int) -> None:
+    """Refuse outer brackets that are not a vector's: a mismatched pair such as ``(0, 1]``
+    (an interval) or braces ``{1, 2}`` (a set)."""
+    opener, closer = text[start], text[close]
+    if _PAIRS[opener] != closer:
+        raise FormatError(
+            f"the bracket {raw[start]!r} at character {start + 1} is closed by "
+            f"{raw[close]!r} at character {close + 1}: a vector is written in matching "
+            f"brackets, [1, 2] or (1, 2) ({opener}a, b{closer} would be an interval)",
+            close + 1,
+        )
+    if opener == "{":
+        raise FormatError(
+            f"braces at character {start + 1} write a set, whose order does not count: a "
+            f"vector is written [1, 2] or (1, 2)",
+            start + 1,
+        )
 
 
 def _matching_close(text: str, open_index: int) -> int | None:

@@ -28,12 +28,14 @@ zero). The linear values ``measured`` and ``bound`` are clamped to [0, MAX_REPOR
 Random draws. ``rng`` is used once, for one block of standard normals split in a fixed order:
 ``W_hh`` (before rescaling), ``W_xh``, the inputs ``x_1 .. x_T``, then ``g_0``.
 
-Regimes, decided per sigma from the measurement: "exploding" when the gradient that arrives
-after all ``steps`` is at least 1; otherwise it vanished, and the label says why the bound did
-not already promise it: "saturating" for a stretching matrix (sigma_max > 1 + NEAR_ONE) whose
-tanh is saturated (mean slope < SATURATED_SLOPE), "near-one" when sigma_max is within NEAR_ONE
-of 1 (the bound stays near 1), "vanishing" when sigma_max < 1 - NEAR_ONE (the bound vanishes
-too) or when a stretching matrix vanished with a near-linear tanh (misalignment alone).
+Regimes, decided per sigma from the measurement and the bound of the same run: "exploding"
+when the gradient that arrives after all ``steps`` is at least 1; otherwise it vanished, and
+the label says why the bound ``sigma_max^steps`` did not already promise it: "near-one" when
+the bound is within a factor NEAR_ONE_FACTOR of 1, "vanishing" when it is below that (sigma_max
+< 1: the bound vanishes too), and above it (sigma_max > 1) "saturating" when the tanh is
+saturated (mean slope < SATURATED_SLOPE) or "misaligned" when the tanh stayed nearly linear
+(the repeated steps shrink the gradient although the matrix stretches some direction).
+``regime_phrase`` words each in the run's own numbers.
 
 Defaults. 32 units, 60 steps, input scale 1, sigmas [0.5, 1.0, 1.5, 3.0]: 0.5 vanishes clearly,
 1.0 is the "near-one" case whose bound stays flat while the gradient still vanishes, and 1.5
@@ -96,33 +98,52 @@ PARAMS: ParamSchema = {
 #: The step count of the section's Apply exercise ("40 RNN steps").
 PREDICTION_K = 40
 
-#: sigma_max within this distance of 1 counts as "near one".
-NEAR_ONE = 0.1
-
 #: A mean tanh slope below this counts as a saturated tanh.
 SATURATED_SLOPE = 0.95
+
+#: The bound sigma_max^steps within this factor of 1 counts as "staying near 1".
+NEAR_ONE_FACTOR = 2.0
 
 REGIMES: dict[str, str] = {
     "vanishing": "sigma_max below 1: the bound already forces the gradient to vanish.",
     "near-one": (
-        "sigma_max close to 1: the bound stays near 1 and promises nothing, yet the measured "
-        "gradient vanishes (tanh slopes below 1, gradient not aligned with the largest stretch)."
+        "The bound sigma_max^k stays near 1 and promises nothing, yet the measured gradient "
+        "vanishes (tanh slopes below 1, gradient not aligned with the largest stretch)."
     ),
     "saturating": (
         "sigma_max above 1: the bound explodes, but the tanh saturates, its slopes collapse, "
         "and the measured gradient vanishes anyway."
     ),
+    "misaligned": (
+        "sigma_max above 1 and a nearly linear tanh, yet the measured gradient vanishes: the "
+        "direction W_hh stretches most is not one the repeated steps keep the gradient on."
+    ),
     "exploding": "The gradient that arrives is at least as large as the one sent back.",
 }
 
-#: What each regime says about the measured gradient, for the page that shows it beside the
-#: number: "near-one" names sigma_max, not the measurement (which vanished).
-REGIME_PHRASES: dict[str, str] = {
-    "vanishing": "vanishing (sigma_max below 1: the bound forces it down too)",
-    "near-one": "vanishing, although sigma_max is near 1 (the bound stays near 1)",
-    "saturating": "vanishing, although sigma_max is above 1 (the tanh saturates)",
-    "exploding": "exploding (at least as large as the gradient sent back)",
-}
+
+def regime_phrase(series: dict[str, Any], steps: int) -> str:
+    """What one sigma's run did, in words true of its own numbers (final size, bound, mean
+    tanh slope): the phrase the page and the plot show beside the measurement."""
+    regime = series["regime"]
+    final, slope = series["final_norm"], series["mean_tanh_slope"]
+    bound = series["bound"][-1] if series.get("bound") else float(series["sigma"]) ** steps
+    if regime == "exploding":
+        return (f"exploding: {fmt(final)} after {steps} steps, at least as large as the "
+                "gradient sent back")
+    if regime == "vanishing":
+        return f"vanishing (sigma_max below 1: the bound, {fmt(bound)}, forces it down too)"
+    if regime == "near-one":
+        return (f"vanishing, although the bound stays near 1 ({fmt(bound)} after {steps} "
+                "steps)")
+    if regime == "saturating":
+        return (f"vanishing, although sigma_max is above 1 (the tanh saturates: mean slope "
+                f"{slope:.2f})")
+    if regime == "misaligned":
+        return (f"vanishing, although sigma_max is above 1 and the tanh is nearly linear "
+                f"(mean slope {slope:.2f}): the gradient does not stay on the direction "
+                "W_hh stretches most")
+    return str(regime)
 
 
 def rescale_to_sigma(w: np.ndarray, sigma: float) -> np.ndarray:
@@ -143,14 +164,19 @@ def draw(units: int, steps: int, rng: np.random.Generator) -> dict[str, np.ndarr
     }
 
 
-def _regime(sigma: float, log10_final: float | None, mean_slope: float) -> str:
+def _regime(sigma: float, steps: int, log10_final: float | None, mean_slope: float) -> str:
+    # From the measurement and the bound of this run: exploding when what arrives after all
+    # the steps is at least 1; otherwise it vanished, and the label says why the bound
+    # sigma_max^steps did not already promise it (below 1/2: it did; within a factor 2 of 1:
+    # near one; above 2: sigma_max > 1 and the tanh saturated, or stayed linear).
     if log10_final is not None and log10_final >= 0.0:
         return "exploding"
-    if sigma > 1.0 + NEAR_ONE:
-        return "saturating" if mean_slope < SATURATED_SLOPE else "vanishing"
-    if sigma >= 1.0 - NEAR_ONE:
+    log10_bound = steps * np.log10(sigma)
+    if abs(log10_bound) <= np.log10(NEAR_ONE_FACTOR):
         return "near-one"
-    return "vanishing"
+    if log10_bound < 0.0:
+        return "vanishing"
+    return "saturating" if mean_slope < SATURATED_SLOPE else "misaligned"
 
 
 def run(
@@ -221,7 +247,7 @@ def run(
                 "norm_at_40": at_40,
                 "bound_at_40": float(bound[PREDICTION_K, i]) if steps >= PREDICTION_K else None,
                 "final_norm": float(measured[-1, i]),
-                "regime": _regime(sigma, log10_final, float(mean_slopes[i])),
+                "regime": _regime(sigma, steps, log10_final, float(mean_slopes[i])),
             }
         )
     if progress is not None:
@@ -252,5 +278,5 @@ def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
         else:
             label = f"Gradient size {result['steps']} steps back, sigma_max = {fmt(s['sigma'])}"
             value = fmt(s["final_norm"])
-        rows.append((label, f"{value}: {REGIME_PHRASES.get(s['regime'], s['regime'])}"))
+        rows.append((label, f"{value}: {regime_phrase(s, result['steps'])}"))
     return rows

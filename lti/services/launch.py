@@ -4,17 +4,20 @@ and where they go next."""
 
 import hashlib
 import logging
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.text import slugify
 from lti_tool.models import LtiContext, LtiLaunch, LtiResourceLink, LtiUser
 from lti_tool.utils import sync_data_from_launch
 
+from core.queueing import task_send_on_commit
 from courses.models import Course, Enrollment, Module
-from courses.services import course_create, enrollment_set
+from courses.services import course_create, enrollment_join
 from lti.ags.deliveries import score_deliveries_queue_for_student
 from lti.models import CourseLink, ResourceTarget
 from lti.roles import course_role
@@ -33,13 +36,16 @@ TARGET_PARAMETER = "grader_target"
 @dataclass(frozen=True)
 class LaunchOutcome:
     """Who launched, as what, into which course (None: the context is not set up yet), and
-    what the resource link opens (None for a deep-linking request)."""
+    what the resource link opens (None for a deep-linking request); `inactive` when their
+    enrolment in the course is not active (a launch never reactivates it)."""
 
     user: User
     role: str
     context: LtiContext
     course: Course | None
     target: ResourceTarget | None
+    #: The person's enrolment in the course is inactive (left out by the roster or by staff).
+    inactive: bool = False
 
 
 def _username(lti_user: LtiUser) -> str:
@@ -101,27 +107,47 @@ def _course(context: LtiContext, role: str) -> Course | None:
     return link.course
 
 
+def _uuid_or_none(text: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(text) if text else None
+    except ValueError:
+        return None
+
+
 def _target(launch: LtiLaunch, resource_link: LtiResourceLink) -> ResourceTarget:
     """What the resource link opens: its stored target, set from our custom parameter
     (`kind:uuid`) the first time; the module when nothing says otherwise."""
     custom = launch.get_custom_claim(TARGET_PARAMETER) or ""
-    kind, _, raw_uuid = custom.partition(":")
+    kind, _, raw_uuid = custom.partition(":") if isinstance(custom, str) else ("", "", "")
+    content_uuid = _uuid_or_none(raw_uuid)
     target = ResourceTarget.objects.filter(resource_link=resource_link).first()
-    if kind in ResourceTarget.Kind.values and (target is None or custom):
+    if kind in ResourceTarget.Kind.values and (raw_uuid == "" or content_uuid) and (
+            target is None or custom):
         target, _ = ResourceTarget.objects.update_or_create(
             resource_link=resource_link,
-            defaults={"kind": kind, "content_uuid": raw_uuid or None})
+            defaults={"kind": kind, "content_uuid": content_uuid})
     if target is None:
         target = ResourceTarget.objects.create(resource_link=resource_link,
                                                kind=ResourceTarget.Kind.MODULE)
     return target
 
 
+def _roster_read_soon(context: LtiContext) -> None:
+    """Ask the platform for the context's roster (at most once per LTI_ROSTER_ON_LAUNCH_SECONDS):
+    a person the LMS lists again is reactivated by that sync, one it no longer lists stays out."""
+    if not context.memberships_url:
+        return
+    if cache.add(f"lti-roster-on-launch-{context.pk}", 1, settings.LTI_ROSTER_ON_LAUNCH_SECONDS):
+        task_send_on_commit("lti.nrps.tasks.roster_sync_task", context.pk)
+
+
 @transaction.atomic
 def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
     """Record a validated launch: django-lti's registration data (user, context, membership,
-    resource link), the person's account and enrolment with the role the LMS gives them, and
-    the course (created on an instructor's first launch). Never merges accounts by e-mail.
+    resource link), the person's account and enrolment with the role the LMS gives them
+    (keeping the group and the activity the roster or the staff set: an inactive enrolment
+    stays inactive, and the course's roster is read again soon), and the course (created on an
+    instructor's first launch). Never merges accounts by e-mail.
     Raises ModuleNotInstalled (and records nothing) when that course would be created from a
     module this service does not have."""
     sync_data_from_launch(launch)
@@ -131,8 +157,12 @@ def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
     role = course_role(launch.roles_claim or [])
     context = launch.context
     course = _course(context, role)
+    inactive = False
     if course is not None:
-        enrollment = enrollment_set(course=course, user=user, role=role)
+        enrollment = enrollment_join(course=course, user=user, role=role)
+        inactive = not enrollment.is_active
+        if inactive and enrollment.external_id:
+            _roster_read_soon(context)
         if role != Enrollment.Role.INSTRUCTOR and not enrollment.external_id:
             # The LMS's id for the person: what an NRPS roster lists them by.
             enrollment.external_id = lti_user.sub[:200]
@@ -144,4 +174,5 @@ def launch_accept(*, launch: LtiLaunch) -> LaunchOutcome:
     target = None
     if launch.is_resource_launch:
         target = _target(launch, launch.resource_link)
-    return LaunchOutcome(user=user, role=role, context=context, course=course, target=target)
+    return LaunchOutcome(user=user, role=role, context=context, course=course, target=target,
+                         inactive=inactive)

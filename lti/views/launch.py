@@ -4,13 +4,16 @@ from typing import Any
 
 import jwt
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from lti_tool.constants import SESSION_KEY
+from lti_tool.utils import DjangoToolConfig
 from lti_tool.views import OIDCLoginInitView
+from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException
 
 from courses.models import Enrollment
@@ -23,16 +26,48 @@ from lti.views.responses import rejected
 DEEP_LINK_LAUNCH_KEY = "lti-deep-link-launch"
 
 
+class _Login(DjangoOIDCLogin):
+    """pylti1p3's OIDC login whose cookie check page is ours: the same check, with its script
+    in a file (lti/static/lti/cookie_check.js) so that the Content-Security-Policy need not
+    allow inline scripts or styles."""
+
+    def get_cookies_allowed_js_check(self) -> str:
+        params = {"lti1p3_new_window": "1"}
+        for name in ("iss", "login_hint", "target_link_uri", "lti_message_hint",
+                     "lti_deployment_id", "client_id"):
+            value = self._get_request_param(name)
+            if value:
+                params[name] = value
+        return render_to_string("lti/cookie_check.html", {
+            "params": params, "secure": self._request.is_secure(),
+            "main_text": self._cookies_unavailable_msg_main_text,
+            "click_text": self._cookies_unavailable_msg_click_text,
+            "loading_text": self._cookies_check_loading_text})
+
+
 class LoginView(OIDCLoginInitView):
     """Step 1 of a launch: the platform sends the browser here; we send it back to the
     platform's authorisation URL with a state (cookie) and a nonce. When the browser blocks
-    cookies in the LMS's iframe, pylti1p3's check page offers to open the tool in a new
-    window, where cookies work."""
+    cookies in the LMS's iframe, the check page offers to open the tool in a new window,
+    where cookies work."""
 
     main_msg = ("Your browser blocks cookies for this tool inside the course page, so it "
                 "cannot sign you in here. ")
     click_msg = "Open the tool in a new window."
     loading_msg = "Opening Module 5..."
+
+    def get_oidc_response(self, request: HttpRequest, registration_uuid: Any,
+                          params: Any) -> HttpResponse:
+        """django-lti's login initiation with our cookie check page."""
+        target_link_uri = params.get("target_link_uri")
+        if target_link_uri is None:
+            return HttpResponseBadRequest("Missing target_link_uri parameter.")
+        login = _Login(request, DjangoToolConfig(registration_uuid),
+                       launch_data_storage=DjangoCacheDataStorage())
+        response: HttpResponse = login.enable_check_cookies(
+            self.main_msg, self.click_msg, self.loading_msg).redirect(
+                self.get_redirect_url(target_link_uri))
+        return response
 
 
 def _claimed_issuer(id_token: str) -> str:
@@ -65,6 +100,13 @@ def launch(request: HttpRequest) -> HttpResponse:
             status=503)
     login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
+    if outcome.inactive:
+        return render(request, "lti/not_allowed.html", {
+            "title": "Not enrolled now",
+            "reason": "Your place in this course is not active: the course's roster no longer "
+                      "lists you, or its staff removed you. If you have just joined the course "
+                      "again, open the activity again in a few minutes; otherwise ask the "
+                      "course's staff."}, status=403)
     if lti_launch.is_deep_link_launch:
         if outcome.role != Enrollment.Role.INSTRUCTOR or outcome.course is None:
             return render(request, "lti/not_allowed.html", {

@@ -98,8 +98,9 @@ def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any
 
 
 def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
-    """Figure 5.6: the weights as a table whose cells are shaded by weight; choosing a row
-    (a link, so it works without JavaScript) lists that row's weights."""
+    """Figure 5.6: the weights as a table whose cells are shaded by weight (a class `w-0` ..
+    `w-100`, site.css: no style attribute, which the Content-Security-Policy refuses);
+    choosing a row (a link, so it works without JavaScript) lists that row's weights."""
     data = figure.data or {}
     source: list[str] = list(data.get("source", []))
     target: list[str] = list(data.get("target", []))
@@ -107,7 +108,7 @@ def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     rows = []
     for index, (word, values) in enumerate(zip(target, weights, strict=False)):
         weighted = [(s, float(w)) for s, w in zip(source, values, strict=False)]
-        cells = [{"word": s, "shown": f"{w:g}", "alpha": f"{min(1.0, w):.2f}",
+        cells = [{"word": s, "shown": f"{w:g}", "shade": round(max(0.0, min(1.0, w)) * 100),
                   "dark": w >= 0.5, "zero": w <= 0.0} for s, w in weighted]
         ranked = [cells[i] for i in sorted((i for i, (_, w) in enumerate(weighted) if w > 0),
                                            key=lambda i: -weighted[i][1])]

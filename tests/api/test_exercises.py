@@ -88,3 +88,40 @@ def test_the_exercise_list_costs_a_fixed_number_of_queries(course, alice, client
     client = client_for(alice)
     with django_assert_max_num_queries(8):
         client.get(f"/api/v1/courses/{course.slug}/exercises/")
+
+
+def test_an_lms_key_reads_an_exercise_with_a_students_variant(course, alice, bob, lms_token,
+                                                             key_client) -> None:
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    client = key_client(lms_token)
+    url = f"/api/v1/courses/{course.slug}/exercises/{exercise.slug}/"
+    for student in (alice, bob):
+        body = client.get(url, {"student": student.pk}).json()
+        variant = variant_for(student=student, course=course, exercise=exercise)
+        assert body["prompt"] == variant.prompt(exercise.prompt)
+        assert body["student"] == student.pk
+        assert body["variant"] == json.loads(json.dumps(variant.params))
+    listed = client.get(f"/api/v1/courses/{course.slug}/exercises/",
+                        {"student": alice.pk, "limit": 100}).json()["results"]
+    one = next(e for e in listed if e["slug"] == exercise.slug)
+    assert one["prompt"] == variant_for(student=alice, course=course,
+                                        exercise=exercise).prompt(exercise.prompt)
+
+
+def test_student_query_names_a_student_of_the_course(course, alice, bob, lms_token, key_client,
+                                                     client_for) -> None:
+    url = f"/api/v1/courses/{course.slug}/exercises/apply-1-gradient-bound/"
+    assert key_client(lms_token).get(url, {"student": 999999}).status_code == 404
+    assert key_client(lms_token).get(url, {"student": "x"}).status_code == 400
+    # a student may name only themself
+    assert client_for(alice).get(url, {"student": bob.pk}).status_code == 403
+    assert client_for(alice).get(url, {"student": alice.pk}).status_code == 200
+
+
+def test_favicon_ico_is_served(client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code in (200, 301, 302)
+    if response.status_code != 200:
+        response = client.get(response["Location"])
+    assert response.status_code == 200
+    assert b"<svg" in b"".join(response.streaming_content if response.streaming else [response.content])

@@ -151,4 +151,4 @@ def test_the_near_one_regime_is_worded_as_what_the_measured_gradient_did(
     text = _text(client.get(reverse("lab-run", args=[course.slug, run.uuid])).content.decode())
     key = text.split("Key numbers", 1)[1].split("Plot", 1)[0]
     assert "near-one" not in key
-    assert "sigma_max = 1" in key and "vanishing, although sigma_max is near 1" in key
+    assert "sigma_max = 1" in key and "vanishing, although the bound stays near 1" in key

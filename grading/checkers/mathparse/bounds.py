@@ -66,8 +66,8 @@ def _measure(node: Node) -> _Size:
     if isinstance(node, Var):
         return _VARIABLE
     if isinstance(node, Const):
-        if node.name == "oo":
-            return _VARIABLE  # infinity is handled by the evaluators, not sized
+        if node.name in ("oo", "i", "j"):
+            return _VARIABLE  # infinity and the imaginary unit: the evaluators, not sized
         return _constant(math.pi if node.name == "pi" else math.e, None)
     if isinstance(node, Neg | Abs):
         inner = _size(node.operand)

@@ -21,6 +21,8 @@ from typing import Any
 
 import sympy
 
+from grading.checkers.mathparse import matrix_functions as mx
+
 __all__ = [
     "ALIASES",
     "BUILTIN_FUNCTIONS",
@@ -64,6 +66,7 @@ class Function:
     reference_only: bool = False
     lists: bool = False
     postfix: bool = False
+    complex_only: bool = False
     domain: str = "all real numbers"
     example: str = ""
 
@@ -450,7 +453,9 @@ def _fixed(template: str) -> Latex:
 
 
 def _lists(args: Sequence[Any]) -> list[list[Any]] | None:
-    return list(args) if all(isinstance(a, list) for a in args) else None
+    # A matrix counts as the list of its entries, row by row (sum(A), mean(A), dot(u, v)).
+    flat = [list(a) if isinstance(a, sympy.MatrixBase) else a for a in args]
+    return flat if all(isinstance(a, list) for a in flat) else None
 
 
 def _real_dot(a: Any, b: Any) -> float:
@@ -503,6 +508,72 @@ def _s_len(a: Any) -> Any:
 
 def _p_none(c: Any, *args: Any) -> Any:
     return c.nan
+
+
+# --------------------------------------------------------------------------- matrices
+
+
+def _real_none(*args: Any) -> float:
+    return _NAN
+
+
+def _matrix(name: str, sym: Any, *, aliases: tuple[str, ...] = (), low: int = 1,
+            high: int | None = 1, latex: Latex | None = None, domain: str,
+            example: str) -> Function:
+    return Function(name, _real_none, _p_none, sym, latex or _command(name), aliases=aliases,
+                    min_args=low, max_args=high, reference_only=True, lists=True,
+                    domain=domain, example=example)
+
+
+def _real_arg(x: float) -> float:
+    if x == 0:
+        return _NAN
+    return 0.0 if x > 0 else math.pi
+
+
+def _complex(name: str, real: Real, precise: Callable[..., Any], sym: Any, latex: Latex, *,
+             aliases: tuple[str, ...], example: str) -> Function:
+    return Function(name, real, precise, sym, latex, aliases=aliases, complex_only=True,
+                    domain="complex numbers (parts with an imaginary_unit)", example=example)
+
+
+# Parts of complex numbers (read only where the spec sets an imaginary_unit).
+_COMPLEX_FUNCTIONS: tuple[Function, ...] = (
+    _complex("re", guarded(lambda x: x), lambda c, x: c.re(x), sympy.re,
+             _command(r"\operatorname{Re}"), aliases=("real",), example="Re(3 + 4i) = 3"),
+    _complex("im", guarded(lambda x: 0.0), lambda c, x: c.im(x), sympy.im,
+             _command(r"\operatorname{Im}"), aliases=("imag",), example="Im(3 + 4i) = 4"),
+    _complex("arg", guarded(_real_arg), lambda c, x: c.arg(x), sympy.arg,
+             _command(r"\arg"), aliases=("angle", "phase"), example="arg(i) = pi/2"),
+    _complex("conj", guarded(lambda x: x), lambda c, x: c.conj(x), sympy.conjugate,
+             _fixed(r"\overline{{{0}}}"), aliases=("conjugate",), example="conj(3 + 4i) = 3 - 4i"),
+)
+
+
+# References over matrix parameters (authors only; see matrix_functions.py).
+_MATRIX_FUNCTIONS: tuple[Function, ...] = (
+    _matrix("transpose", mx.m_transpose, aliases=("trans",),
+            latex=_fixed(r"\left({0}\right)^{{\mathsf{{T}}}}"), domain="a matrix or a list",
+            example="transpose(K)"),
+    _matrix("inverse", mx.m_inverse, aliases=("inv",),
+            latex=_fixed(r"\left({0}\right)^{{-1}}"), domain="a square invertible matrix",
+            example="inverse(A)"),
+    _matrix("det", mx.m_det, latex=_command(r"\det"), domain="a square matrix",
+            example="det(A)"),
+    _matrix("trace", mx.m_trace, aliases=("tr",), latex=_command(r"\operatorname{tr}"),
+            domain="a square matrix", example="trace(A)"),
+    _matrix("softmax", mx.m_softmax, high=2, domain="a matrix (each row; softmax(X, 0): "
+            "each column) or a list", example="softmax(Q*transpose(K)/sqrt(d))"),
+    _matrix("norm", mx.m_norm, high=2, domain="a vector or matrix; p = 1, 2 or oo",
+            example="norm(v), norm(A, 1)"),
+    _matrix("hadamard", mx.m_hadamard, low=2, high=2, domain="two matrices of one shape",
+            example="hadamard(A, B)"),
+    _matrix("outer", mx.m_outer, low=2, high=2, domain="two vectors", example="outer(u, v)"),
+    _matrix("identity", mx.m_identity, aliases=("eye",), domain="n from 1 to 50",
+            example="identity(3)"),
+    _matrix("zeros", mx.m_zeros, high=2, domain="sizes from 1 to 50", example="zeros(2, 3)"),
+    _matrix("ones", mx.m_ones, high=2, domain="sizes from 1 to 50", example="ones(2, 3)"),
+)
 
 
 # --------------------------------------------------------------------------- the table
@@ -664,6 +735,8 @@ FUNCTIONS: tuple[Function, ...] = (
              lists=True, domain="a non-empty list", example="mean(h)"),
     Function("len", _real_len, _p_none, _s_len, _command("len"), reference_only=True,
              lists=True, domain="a list", example="len(h)"),
+    *_MATRIX_FUNCTIONS,
+    *_COMPLEX_FUNCTIONS,
 )
 
 _BY_NAME: dict[str, Function] = {f.name: f for f in FUNCTIONS}
@@ -675,7 +748,8 @@ ALIASES: Mapping[str, str] = {
 #: Spellings that mean a built-in function only where a spec declares them as functions.
 OPT_IN: Mapping[str, str] = {spelling: f.name for f in FUNCTIONS for spelling in f.opt_in}
 #: Canonical names of the functions students may use (for compatibility and suggestions).
-BUILTIN_FUNCTIONS: frozenset[str] = frozenset(f.name for f in FUNCTIONS if not f.reference_only)
+BUILTIN_FUNCTIONS: frozenset[str] = frozenset(f.name for f in FUNCTIONS
+                                              if not f.reference_only and not f.complex_only)
 #: Functions over list parameters (authors' references only), with their arity.
 LIST_FUNCTIONS: Mapping[str, int] = {f.name: f.min_args for f in FUNCTIONS if f.lists}
 

@@ -98,13 +98,13 @@ def declared_functions(functions: Functions) -> dict[str, int]:
 
 def _clashes_with_builtin(name: str) -> bool:
     fn = registry.lookup(name)
-    return fn is not None and not fn.reference_only
+    return fn is not None and not fn.reference_only and not fn.complex_only
 
 
 class _Parser:
     def __init__(self, tokens: list[Token], variables: frozenset[str],
                  functions: Mapping[str, int], opted: Mapping[str, str],
-                 list_functions: bool, infinity: bool) -> None:
+                 list_functions: bool, infinity: bool, imaginary: str | None = None) -> None:
         self.tokens = tokens
         self.i = 0
         self.variables = variables
@@ -112,7 +112,9 @@ class _Parser:
         self.opted = opted  # declared names meaning a built-in: sigma -> sigmoid
         self.list_functions = list_functions
         self.infinity = infinity
-        self.constants = frozenset(c for c in ("pi", "e") if c not in variables)
+        self.imaginary = imaginary  # "i" or "j" where the spec reads complex numbers
+        self.constants = frozenset(c for c in ("pi", "e", imaginary or "pi")
+                                   if c not in variables)
         self.depth = 0
         self.nodes = 0
         self.abs_depth = 0
@@ -341,7 +343,8 @@ class _Parser:
         if name in self.opted:
             return self.opted[name]
         fn = registry.lookup(name)
-        if fn is None or (fn.reference_only and not self.list_functions):
+        if fn is None or (fn.reference_only and not self.list_functions) \
+                or (fn.complex_only and self.imaginary is None):
             return None
         return fn.name
 
@@ -430,10 +433,20 @@ class _Parser:
 
     def unknown(self, tok: Token) -> FormatError:
         message = f"unknown name '{tok.raw}' at character {tok.pos}"
+        if self.imaginary is None and tok.text in ("i", "j") and not self.variables:
+            return FormatError(
+                f"'{tok.raw}' at character {tok.pos}: complex numbers are not expected in this "
+                f"answer (it takes a real number)",
+                tok.pos,
+            )
+        if self.imaginary is not None and tok.text in ("i", "j") and tok.text != self.imaginary:
+            return FormatError(f"{message}: the imaginary unit here is '{self.imaginary}'",
+                               tok.pos)
         declared = sorted(self.variables | set(self.functions) | set(self.opted)
                           | self.constants)
         builtin = sorted(spelling for spelling, canonical in registry.ALIASES.items()
-                         if self.list_functions or not registry.get(canonical).reference_only)
+                         if (self.list_functions or not registry.get(canonical).reference_only)
+                         and (self.imaginary or not registry.get(canonical).complex_only))
         for candidates in (declared, builtin):
             close = difflib.get_close_matches(tok.text, candidates, n=1, cutoff=0.6) or \
                 difflib.get_close_matches(tok.text.lower(), candidates, n=1, cutoff=0.6)
@@ -616,6 +629,7 @@ def parse(
     offset: int = 0,
     max_length: int = MAX_LENGTH,
     infinity: bool = False,
+    imaginary: str | None = None,
 ) -> Expr:
     """Read ``text`` as an expression in the declared ``variables`` and ``functions``.
 
@@ -625,7 +639,9 @@ def parse(
     each) or a table of name to argument count; a declared name that is an opt-in spelling of
     a built-in (``sigma``/``σ``) means that built-in (the sigmoid). ``offset`` shifts reported
     positions (for elements of a list); ``list_functions`` enables dot/sum/mean/len for
-    references over list parameters; ``infinity`` accepts ``oo``, ``inf``, ``infty``, ``∞``.
+    references over list parameters; ``infinity`` accepts ``oo``, ``inf``, ``infty``, ``∞``;
+    ``imaginary`` (``"i"`` or ``"j"``) reads that name as the imaginary unit and enables
+    ``Re``, ``Im``, ``arg``, ``conj``.
     """
     if not isinstance(text, str):
         raise FormatError("empty answer", None)
@@ -644,7 +660,11 @@ def parse(
     opted = {name: registry.OPT_IN[name] for name in funcs if name in registry.OPT_IN}
     undefined = {name: arity for name, arity in funcs.items() if name not in opted}
     tokens = _rewrite_times_letter(tokenize(text, offset), declared)
-    parser = _Parser(tokens, declared, undefined, opted, list_functions, infinity)
+    if imaginary is not None and imaginary not in ("i", "j"):
+        raise ValueError("the imaginary unit is 'i' or 'j'")
+    if imaginary is not None and imaginary in declared:
+        raise ValueError(f"'{imaginary}' is the imaginary unit and cannot be declared")
+    parser = _Parser(tokens, declared, undefined, opted, list_functions, infinity, imaginary)
     node = parser.parse()
     check_sizes(node)
     return Expr(node, text)

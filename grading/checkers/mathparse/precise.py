@@ -104,8 +104,9 @@ def to_fraction(value: Any) -> Fraction:
     """An exact Fraction for a finite mpmath number (its binary value) or a Fraction."""
     if isinstance(value, Fraction):
         return value
-    man, exp = value.man_exp
-    return Fraction(man) * (Fraction(2) ** exp)
+    sign, man, exp, _ = value._mpf_  # man_exp drops the sign: -1.5 would read as 1.5
+    magnitude = Fraction(man) * (Fraction(2) ** exp)
+    return -magnitude if sign else magnitude
 
 
 def literal_digits(*exprs: Expr | Node) -> int:

@@ -149,7 +149,7 @@ def _paren(text: str, needed: bool) -> str:
     return rf"\left({text}\right)" if needed else text
 
 
-_CONSTANTS = {"pi": r"\pi", "e": "e", "oo": r"\infty"}
+_CONSTANTS = {"pi": r"\pi", "e": "e", "oo": r"\infty", "i": r"\mathrm{i}", "j": r"\mathrm{j}"}
 
 
 def _latex(node: Node) -> str:

@@ -3,17 +3,20 @@
 Numbers become exact ``Rational``s, variables ``Symbol``s with the given assumptions (or the
 substituted values of parameters), registry functions their sympy counterparts, declared
 functions undefined sympy ``Function``s. List parameters are combined elementwise and reduced
-by the list functions (dot, sum, mean, len) of references.
+by the list functions (dot, sum, mean, len) of references. Matrix parameters are sympy
+matrices: ``*`` of two is the matrix product, other arithmetic and functions go entry by
+entry (see matrix_functions.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy
 
 from grading.checkers.mathparse import functions as registry
+from grading.checkers.mathparse.matrix_functions import m_inverse, shape_text
 from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Expr, Neg, Node, Num, Pow, Var
 
 __all__ = ["to_sympy"]
@@ -62,6 +65,50 @@ _BINOPS: Mapping[str, Callable[[Any, Any], Any]] = {
 }
 
 
+def _entrywise(fn: Callable[..., Any], values: Sequence[Any]) -> Any:
+    """``fn`` applied to each entry of the matrices among ``values`` (one shape; scalars
+    broadcast), as numpy applies functions: exp(A) is the matrix of exp(a_ij)."""
+    matrices = [v for v in values if isinstance(v, sympy.MatrixBase)]
+    shape = matrices[0].shape
+    if any(m.shape != shape for m in matrices) or any(isinstance(v, list) for v in values):
+        raise ValueError("matrices of different shapes are combined entry by entry")
+    rows, cols = shape
+    return sympy.ImmutableMatrix(rows, cols, [
+        fn(*(v[i, j] if isinstance(v, sympy.MatrixBase) else v for v in values))
+        for i in range(rows) for j in range(cols)
+    ])
+
+
+def _column(value: Any) -> Any:
+    return sympy.ImmutableMatrix(len(value), 1, value) if isinstance(value, list) else value
+
+
+def _matrix_binop(op: str, left: Any, right: Any) -> Any:
+    """Arithmetic with a matrix: ``*`` of two matrices is the matrix product; otherwise
+    entry by entry, a scalar broadcasting (``A/sqrt(d)``, ``A - 1``); a list is a column."""
+    left, right = _column(left), _column(right)
+    both = isinstance(left, sympy.MatrixBase) and isinstance(right, sympy.MatrixBase)
+    if op == "*" and both:
+        if left.cols != right.rows:
+            raise ValueError(f"cannot multiply a {shape_text(left)} matrix by a "
+                             f"{shape_text(right)} matrix")
+        return sympy.ImmutableMatrix(left * right)
+    if op == "/" and isinstance(right, sympy.MatrixBase):
+        raise ValueError("cannot divide by a matrix (use inverse(B))")
+    return _entrywise(_BINOPS[op], [left, right])
+
+
+def _matrix_power(base: Any, exponent: Any) -> Any:
+    """``A^n`` for a square matrix and a whole n (``A^-1`` is the inverse)."""
+    if not isinstance(exponent, sympy.Integer) or base.rows != base.cols \
+            or abs(int(exponent)) > 100:
+        raise ValueError("a matrix power needs a square matrix and a whole exponent "
+                         "(at most 100)")
+    if int(exponent) < 0:
+        return sympy.ImmutableMatrix(m_inverse(base) ** -int(exponent))
+    return sympy.ImmutableMatrix(base ** int(exponent))
+
+
 class _SympyBuilder:
     def __init__(self, substitutions: Mapping[str, Any], assumptions: dict[str, bool]) -> None:
         self.substitutions = substitutions
@@ -75,6 +122,8 @@ class _SympyBuilder:
 
     @staticmethod
     def lift(fn: Callable[..., Any], *values: Any) -> Any:
+        if any(isinstance(v, sympy.MatrixBase) for v in values):
+            return _entrywise(fn, values)
         lists = [v for v in values if isinstance(v, list)]
         if not lists:
             return fn(*values)
@@ -91,16 +140,22 @@ class _SympyBuilder:
                 return self.substitutions[node.name]
             return self.symbol(node.name)
         if isinstance(node, Const):
-            return {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo}[node.name]
+            return {"pi": sympy.pi, "e": sympy.E, "oo": sympy.oo, "i": sympy.I,
+                    "j": sympy.I}[node.name]
         if isinstance(node, Neg):
             return self.lift(lambda x: -x, self.build(node.operand))
         if isinstance(node, Abs):
             return self.lift(sympy.Abs, self.build(node.operand))
         if isinstance(node, BinOp):
             left, right = self.build(node.left), self.build(node.right)
+            if isinstance(left, sympy.MatrixBase) or isinstance(right, sympy.MatrixBase):
+                return _matrix_binop(node.op, left, right)
             return self.lift(_BINOPS[node.op], left, right)
         if isinstance(node, Pow):
-            return self.lift(_sympy_power, self.build(node.base), self.build(node.exponent))
+            base, exponent = self.build(node.base), self.build(node.exponent)
+            if isinstance(base, sympy.MatrixBase):
+                return _matrix_power(base, exponent)
+            return self.lift(_sympy_power, base, exponent)
         return self.call(node)
 
     def call(self, node: Call) -> Any:

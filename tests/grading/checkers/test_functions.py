@@ -79,6 +79,22 @@ LIST_VALUES = {  # list functions, for authors' references over list parameters
     "dot": ("w, h", 1.9), "sum": ("h", 5.0), "mean": ("h", 1.25), "len": ("h", 4.0),
 }
 LISTS = {"w": [0.1, 0.6, 0.2, 0.1], "h": [1, 3, -1, 2]}
+# matrix functions, for authors' references over matrix parameters: (call, exact value)
+MATRIX_VALUES = {
+    "transpose": ("transpose(A)", [[1, 3], [2, 4]]),
+    "inverse": ("inverse(A)", [["-2", "1"], ["3/2", "-1/2"]]),
+    "det": ("det(A)", -2),
+    "trace": ("trace(A)", 5),
+    "softmax": ("softmax(Z)", [["1/2", "1/2"], ["1/2", "1/2"]]),
+    "norm": ("norm(A, 1)", 6),
+    "hadamard": ("hadamard(A, A)", [[1, 4], [9, 16]]),
+    "outer": ("outer(u, u)", [[1, 2], [2, 4]]),
+    "identity": ("identity(2)", [[1, 0], [0, 1]]),
+    "zeros": ("zeros(1, 2)", [[0, 0]]),
+    "ones": ("ones(2, 1)", [[1], [1]]),
+}
+MATRICES = {"A": sympy.ImmutableMatrix([[1, 2], [3, 4]]),
+            "Z": sympy.ImmutableMatrix([[0, 0], [5, 5]]), "u": [sympy.Integer(1), sympy.Integer(2)]}
 
 # name: an identity on the function's domain (answer, reference, variables, domain)
 IDENTITIES = {
@@ -127,13 +143,26 @@ IDENTITIES = {
     "relu": ("relu(x)", "max(x, 0)", ["x"], "real"),
     "softplus": ("softplus(x) - softplus(-x)", "x", ["x"], "real"),
 }
-STUDENT_FUNCTIONS = [f for f in FUNCTIONS if not f.reference_only]
+STUDENT_FUNCTIONS = [f for f in FUNCTIONS if not f.reference_only and not f.complex_only]
 
 
 def test_every_function_has_a_row_in_these_tables():
     assert set(VALUES) == {f.name for f in STUDENT_FUNCTIONS}
     assert set(IDENTITIES) == {f.name for f in STUDENT_FUNCTIONS}
-    assert set(LIST_VALUES) == {f.name for f in FUNCTIONS if f.reference_only}
+    assert set(LIST_VALUES) | set(MATRIX_VALUES) == \
+        {f.name for f in FUNCTIONS if f.reference_only}
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_VALUES))
+def test_matrix_functions_work_in_references_only(name):
+    call, expected = MATRIX_VALUES[name]
+    expr = parse(call, variables=["A", "Z", "u"], list_functions=True)
+    value = to_sympy(expr, substitutions=MATRICES)
+    wanted = sympy.ImmutableMatrix(expected) if isinstance(expected, list) \
+        else sympy.Integer(expected)
+    assert sympy.simplify(value - wanted) == (wanted * 0)
+    with pytest.raises(FormatError, match="unknown name"):
+        parse(call, variables=["A", "Z", "u"])
 
 
 def _spellings(function):

@@ -262,7 +262,7 @@ INVALID = [
     ("0.15%", "'%' is not allowed"),
     ("sigma^40", "unknown name 'sigma'"),
     ("1/0", "no finite value"),
-    ("sqrt(-1)", "no finite value"),
+    ("sqrt(-1)", "is not a real number (it is i): this part takes real numbers"),
     ("ln(0)", "no finite value"),
     ("x = 0.0015", "'=' is not allowed"),
     ("9^9^9^9", "too large"),
@@ -374,3 +374,12 @@ def test_a_misconceptions_tolerance_is_validated():
 def test_a_power_of_ten_without_its_caret_is_invalid_with_a_hint(typed):
     result = grade(typed, {"type": "numeric", "reference": "0.0015", "rtol": 0.02}, {})
     assert result.outcome == "invalid" and "with ^" in result.feedback
+
+
+def test_a_negative_irrational_answer_keeps_its_sign():
+    # Regression: the high-precision value of -sqrt(2) was read as +sqrt(2) (mpmath's
+    # man_exp has no sign), so the right answer was marked wrong.
+    spec = {"type": "numeric", "reference": "-sqrt(2)"}
+    assert grade("-sqrt(2)", spec, {}).outcome == "correct"
+    assert grade("sqrt(2)", spec, {}).outcome == "incorrect"
+    assert grade("-sqrt(2)", {**spec, "sigfigs": 3}, {}).outcome == "correct"

@@ -29,7 +29,8 @@ from grading.checkers.mathparse import (
 from grading.checkers.mathparse.nodes import walk
 from grading.checkers.mathparse.precise import PreciseValue, Unavailable
 
-STUDENT = [f for f in FUNCTIONS if not f.reference_only and f.name != "abs"]  # |x| is Abs
+STUDENT = [f for f in FUNCTIONS if not f.reference_only and not f.complex_only
+           and f.name != "abs"]  # |x| is Abs
 X = Fraction(7, 5)
 Y = Fraction(-3, 4)
 

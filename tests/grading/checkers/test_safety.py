@@ -20,8 +20,8 @@ def _called_name(node: ast.Call) -> str | None:
     if isinstance(node.func, ast.Name):
         return node.func.id
     if isinstance(node.func, ast.Attribute):
-        if isinstance(node.func.value, ast.Name) and node.func.value.id == "re":
-            return None  # re.compile builds a regular expression, not code
+        if isinstance(node.func.value, ast.Name) and node.func.value.id in ("re", "re2"):
+            return None  # re.compile / re2.compile build a regular expression, not code
         return node.func.attr
     return None
 

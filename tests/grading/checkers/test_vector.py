@@ -13,7 +13,9 @@ PAIR_CASES = [
     ("1.9, 0.7", "correct"),
     ("1.9,0.7", "correct"),
     ("  [ 1.9 , 0.7 ]  ", "correct"),
-    ("{1.9, 0.7}", "correct"),
+    ("{1.9, 0.7}", "invalid"),
+    ("(1.9, 0.7]", "invalid"),
+    ("[1.9, 0.7)", "invalid"),
     ("[19/10, 7/10]", "correct"),
     ("[0.1*1 + 0.6*3 + 0.2*(-1) + 0.1*2, 0.7]", "correct"),
     ("[1.9, 0.70]", "correct"),
@@ -42,6 +44,23 @@ PAIR_CASES = [
 @pytest.mark.parametrize(("answer", "outcome"), PAIR_CASES)
 def test_two_element_vector(answer, outcome):
     assert grade(answer, PAIR, {}).outcome == outcome
+
+
+def test_an_interval_is_not_read_as_a_vector():
+    # Regression: "(0, 1]" was read as the vector [0, 1] and marked correct.
+    spec = {"type": "vector", "reference": ["0", "1"]}
+    result = grade("(0, 1]", spec, {})
+    assert result.outcome == "invalid"
+    assert "closed by ']' at character 6" in result.feedback
+    assert result.position == 6
+    assert grade("[0, 1]", spec, {}).outcome == "correct"
+    assert grade("(0, 1)", spec, {}).outcome == "correct"
+
+
+def test_braces_are_a_set_not_a_vector():
+    result = grade("{1.9, 0.7}", PAIR, {})
+    assert result.outcome == "invalid"
+    assert "set" in result.feedback
 
 
 def test_a_wrong_length_says_how_many_numbers_were_expected():

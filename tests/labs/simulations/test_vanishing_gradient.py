@@ -171,3 +171,51 @@ def test_key_results_show_the_norm_at_40_and_the_regime_per_sigma():
     assert "40 steps back" in rows[0][0] and "vanishing" in rows[0][1]
     short_rows = vg.KEY_RESULTS(run(0, steps=10))
     assert "10 steps back" in short_rows[0][0]
+
+
+def _claims_hold(series: dict, steps: int) -> list[str]:
+    """Every claim the run's phrase makes, checked against the run's own numbers."""
+    phrase = vg.regime_phrase(series, steps)
+    final, sigma = series["final_norm"], series["sigma"]
+    slope, bound = series["mean_tanh_slope"], sigma ** steps
+    wrong = []
+    claims = {
+        "exploding": final >= 1.0,
+        "vanishing": final < 1.0,
+        "sigma_max below 1": sigma < 1.0 and bound < 1.0,
+        "sigma_max is above 1": sigma > 1.0 and bound > 1.0,
+        "bound stays near 1": 1 / vg.NEAR_ONE_FACTOR <= bound <= vg.NEAR_ONE_FACTOR,
+        "the tanh saturates": slope < vg.SATURATED_SLOPE,
+        "nearly linear": slope >= vg.SATURATED_SLOPE,
+        "forces it down": bound < 1.0,
+    }
+    for words, true in claims.items():
+        if words in phrase and not true:
+            wrong.append(f"{phrase!r}: {words!r} is false (sigma {sigma}, steps {steps}, "
+                         f"final {final:.3g}, bound {bound:.3g}, slope {slope:.3f})")
+    if ("exploding" in phrase) == ("vanishing" in phrase):
+        wrong.append(f"{phrase!r} says neither or both")
+    return wrong
+
+
+@pytest.mark.parametrize("input_scale", [0.0, 0.3, 1.0, 3.0])
+@pytest.mark.parametrize("steps", [1, 5, 40, 120])
+def test_every_regime_phrase_is_true_of_the_run_it_describes(steps, input_scale):
+    # A grid of the lab's parameters: each sigma's label is checked against its numbers.
+    wrong: list[str] = []
+    for sigmas in ([0.5, 0.95, 1.0, 1.05], [1.2, 1.5, 2.0, 3.0], [0.05, 0.9, 4.0, 10.0]):
+        for units in (4, 32):
+            result = run(1, units=units, steps=steps, sigmas=sigmas, input_scale=input_scale)
+            for series in result["series"]:
+                wrong += _claims_hold(series, steps)
+    assert not wrong, "\n".join(wrong[:10])
+
+
+def test_a_linear_tanh_with_sigma_above_one_is_never_called_below_one():
+    # The issue's run: input scale 0, sigma_max = 1.5, the gradient vanished all the same.
+    result = run(0, input_scale=0.0, sigmas=[0.5, 1.0, 1.5, 3.0])
+    series = result["series"][2]
+    assert series["final_norm"] < 1.0 and series["mean_tanh_slope"] == 1.0
+    assert series["regime"] == "misaligned"
+    phrase = vg.KEY_RESULTS(result)[2][1]
+    assert "below 1" not in phrase and "above 1" in phrase and "nearly linear" in phrase

@@ -1,0 +1,217 @@
+"""Error carried forward: a later part marked against the student's own earlier answers.
+
+A part's ``reference`` (and its misconceptions' answers) may write ``answer("scores")`` for
+the student's own answer to the part ``scores`` of the same exercise (numeric, integer or
+vector parts). The part is graded twice, as Numbas's adaptive marking does:
+
+1. with the earlier part's **key** in place of ``answer("scores")``: a correct answer is
+   correct, whatever the student answered earlier;
+2. if not, and the student's earlier answer differs from its key, with **their earlier
+   answer** in its place: a correct answer there gets ``carried_credit`` (default 1, full
+   marks; the author may make it worth less) and the feedback says "Marked using your answer
+   to scores".
+
+An earlier answer that is *trivial* gives no carried credit (a student could otherwise
+answer 0 to (a) and make (b) easy): zero (every entry zero), or a value the question itself
+gives (one of the variant's parameters). A missing earlier answer (not answered, or
+unreadable) makes the part **invalid** with "Answer scores first", so no attempt is used.
+``grade_carried`` is pure: the caller (grading's services) hands it the earlier answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grading.checkers import CHECKERS, Result, grade
+from grading.checkers.mathparse import FormatError
+from grading.checkers.refs import answer_number, reference_number, reference_numbers
+
+__all__ = [
+    "CARRIED_TYPES",
+    "Earlier",
+    "answer_value",
+    "carried_keys",
+    "carried_name",
+    "grade_carried",
+    "key_value",
+    "resolved_spec",
+]
+
+#: The answer types whose value a later part may use.
+CARRIED_TYPES = frozenset({"numeric", "integer", "vector"})
+_ANSWER_OF = re.compile(r"""\banswer\(\s*["']?([A-Za-z][A-Za-z0-9_]*)["']?\s*\)""")
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What a later part needs of an earlier one: how to name it, the student's value (None:
+    not answered or unreadable) and the key's value in the student's variant."""
+
+    label: str
+    value: Any | None
+    key_value: Any
+
+
+def carried_name(key: str) -> str:
+    """The parameter name that stands for the student's answer to part ``key``."""
+    return f"answer_{key}"
+
+
+def _texts(spec: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    reference = spec.get("reference")
+    out += [reference] if isinstance(reference, str) else \
+        [r for r in reference if isinstance(r, str)] if isinstance(reference, list) else []
+    for item in spec.get("misconceptions") or []:
+        if isinstance(item, Mapping) and isinstance(item.get("answer"), str):
+            out.append(item["answer"])
+    return out
+
+
+def carried_keys(spec: Mapping[str, Any]) -> list[str]:
+    """The keys of the earlier parts whose answers this part's spec uses, in order."""
+    keys: list[str] = []
+    for text in _texts(spec):
+        for key in _ANSWER_OF.findall(text):
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def resolved_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec with each ``answer("k")`` written as the parameter ``answer_k``."""
+    def rewrite(value: Any) -> Any:
+        if isinstance(value, str):
+            return _ANSWER_OF.sub(lambda m: carried_name(m.group(1)), value)
+        if isinstance(value, list):
+            return [rewrite(v) for v in value]
+        return value
+
+    out = {k: v for k, v in spec.items() if k != "carried_credit"}
+    out["reference"] = rewrite(spec.get("reference"))
+    if isinstance(spec.get("misconceptions"), list):
+        out["misconceptions"] = [
+            {**m, "answer": rewrite(m.get("answer"))} if isinstance(m, Mapping) else m
+            for m in spec["misconceptions"]]
+    return out
+
+
+def key_value(spec: Mapping[str, Any], params: Mapping[str, Any],
+              others: Mapping[str, Mapping[str, Any]] | None = None, _depth: int = 0) -> Any:
+    """The value of a numeric, integer or vector part's key in a variant (float or list).
+
+    A key that itself uses earlier answers (a chain: scores -> weight -> context) is computed
+    with the earlier parts' keys, taken from ``others`` (part key -> spec)."""
+    used = carried_keys(spec)
+    if used:
+        if _depth > 20:
+            raise ValueError("parts use each other's answers in a cycle")
+        others = others or {}
+        missing = [k for k in used if k not in others]
+        if missing:
+            raise ValueError(f"answer(\"{missing[0]}\") names no earlier part")
+        params = {**params, **{carried_name(k): key_value(others[k], params, others,
+                                                          _depth + 1) for k in used}}
+        spec = resolved_spec(spec)
+    kind = spec.get("type")
+    reference = spec.get("reference")
+    if kind == "vector":
+        if isinstance(reference, list):
+            return [reference_number(r, params).value for r in reference]
+        return [n.value for n in reference_numbers(reference, params)]
+    if kind in ("numeric", "integer"):
+        value = reference_number(reference, params).value
+        return round(value) if kind == "integer" else value
+    raise ValueError(f"a later part cannot use the answer of a '{kind}' part")
+
+
+def answer_value(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any]) -> Any | None:
+    """The value of a student's answer to a numeric, integer or vector part (None when it
+    cannot be read)."""
+    kind = spec.get("type")
+    if kind not in CARRIED_TYPES:
+        return None
+    try:
+        answer = CHECKERS[str(kind)].parse(raw, spec)
+        if kind == "integer":
+            return int(answer.value)
+        if kind == "numeric":
+            number = answer.value if answer.value is not None else \
+                answer_number(answer.expr, params)
+            return number.value
+        return [answer_number(expr, params).value for expr in answer.exprs]
+    except (FormatError, ValueError, TypeError, ArithmeticError, AttributeError):
+        return None
+
+
+def _close(a: Any, b: Any) -> bool:
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and \
+            all(_close(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    except (TypeError, ValueError):
+        return False
+
+
+def _trivial(value: Any, params: Mapping[str, Any]) -> bool:
+    flat = value if isinstance(value, list) else [value]
+    if all(_close(v, 0) for v in flat):
+        return True
+    return any(_close(value, given) for given in params.values())
+
+
+def grade_carried(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any],
+                  earlier: Mapping[str, Earlier]) -> Result:
+    """Grade ``raw`` for a part whose key uses earlier answers (see the module docstring).
+
+    ``earlier`` maps each key of ``carried_keys(spec)`` to the student's earlier answer.
+    """
+    keys = carried_keys(spec)
+    resolved = resolved_spec(spec)
+    missing = [earlier[k].label if k in earlier else k for k in keys
+               if k not in earlier or earlier[k].value is None]
+    true_params = {**params, **{carried_name(k): earlier[k].key_value
+                                for k in keys if k in earlier}}
+    if missing:
+        return Result("invalid", None, f"Answer {', '.join(missing)} first: this part is "
+                      f"marked using your answer to it.", None, [], "", "", None)
+    result = grade(raw, resolved, true_params)
+    if result.outcome in ("correct", "invalid") or result.outcome == "review":
+        return result
+    used = [k for k in keys if not _close(earlier[k].value, earlier[k].key_value)]
+    if not used or any(_trivial(earlier[k].value, params) for k in used):
+        return result
+    carried_params = {**params, **{carried_name(k): earlier[k].value for k in keys}}
+    carried = grade(raw, resolved, carried_params)
+    if carried.outcome != "correct":
+        return result
+    credit = float(spec.get("carried_credit", 1.0))
+    labels = ", ".join(earlier[k].label for k in used)
+    return dataclasses.replace(
+        carried, score=credit, outcome="correct" if credit >= 1 - 1e-9 else "partial",
+        feedback=f"Marked using your answer to {labels}: {carried.feedback}",
+        misconception="carried")
+
+
+def carried_problems(spec: Mapping[str, Any], earlier_specs: Mapping[str, Mapping[str, Any]],
+                     earlier_keys: Sequence[str]) -> list[str]:
+    """Problems with a part's use of earlier answers: each named part must come earlier in
+    the exercise and be numeric, integer or vector; ``carried_credit`` in [0, 1]."""
+    problems = []
+    for key in carried_keys(spec):
+        if key not in earlier_keys:
+            problems.append(f"'reference': answer(\"{key}\") names no earlier part of this "
+                            f"exercise")
+        elif earlier_specs[key].get("type") not in CARRIED_TYPES:
+            problems.append(f"'reference': answer(\"{key}\") must name a numeric, integer or "
+                            f"vector part")
+    credit = spec.get("carried_credit", 1.0)
+    if isinstance(credit, bool) or not isinstance(credit, int | float) or not 0 <= credit <= 1:
+        problems.append("'carried_credit' must be a number from 0 to 1")
+    return problems

@@ -1,0 +1,571 @@
+# ruff: noqa: RUF001, RUF002 - the multiplication sign of shapes and maths symbols
+"""Matrix answers: ``[[1, 2], [3, 4]]`` or ``[1 2; 3 4]``, numeric or symbolic entries.
+
+The reference is a list of rows (TOML), a literal string, or one expression of the
+parameters with matrix operations (``softmax(Q*transpose(K)/sqrt(d))``), computed exactly with
+sympy. Each entry is compared as a numeric part compares one number (the spec's tolerance) or,
+when the spec declares ``variables``, as a symbolic part compares one expression. A wrong shape
+is invalid ("expected 2×3, got 3×2"; ``wrong_shape = "incorrect"`` counts it as wrong);
+``partial`` gives the fraction of right entries; the wrong entries are named in the feedback
+and listed in the verdict's ``concepts_found`` as ``entry:i,j`` (1-based) for the page.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from grading.checkers.base import (
+    Answer,
+    Checker,
+    Verdict,
+    check_misconception_shapes,
+    feedback,
+    functions_of,
+    misconception_list,
+    names_of,
+)
+from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
+from grading.checkers.mathparse.characters import normalize
+from grading.checkers.numeric import TOLERANCE_KEYS, Tolerance, validate_tolerance
+from grading.checkers.refs import Number, answer_number, number_of, parse_reference, reference_sympy
+from grading.checkers.sampling import DOMAINS, Domain, compare
+from grading.checkers.symbolic import REVIEW_FEEDBACK
+
+__all__ = ["MAX_CELLS", "MatrixAnswer", "MatrixChecker", "read_matrix", "reference_matrix"]
+
+MAX_MATRIX_TEXT = 5000
+MAX_CELLS = 400
+_PAIRS = {"(": ")", "[": "]"}
+_CLOSERS = {")": "(", "]": "["}
+_BINARY = set("+-*/^×·⋅÷−–")
+_AFTER_BINARY = set("*/^×·⋅÷)!")
+WRONG_SHAPE = ("invalid", "incorrect")
+
+Cell = tuple[str, int]  # the entry's text and its 0-based offset in the answer
+
+
+def _structure(raw: str) -> str:
+    """``raw`` with full-width brackets, commas and semicolons read as ASCII, one character
+    for one, so offsets stay those of the student's text."""
+    out = []
+    for ch in raw:
+        form = normalize(ch)[0] if not ch.isascii() else ch
+        out.append(form if len(form) == 1 and form in "()[]{},;" else ch)
+    return "".join(out).replace("{", "[").replace("}", "]")
+
+
+def _check_brackets(text: str) -> dict[int, int]:
+    """The matching close of every opening bracket; FormatError at the first mismatch."""
+    stack: list[int] = []
+    match: dict[int, int] = {}
+    for i, ch in enumerate(text):
+        if ch in _PAIRS:
+            stack.append(i)
+        elif ch in _CLOSERS:
+            if not stack:
+                raise FormatError(f"unexpected '{ch}' at character {i + 1}", i + 1)
+            opened = stack.pop()
+            if text[opened] != _CLOSERS[ch]:
+                raise FormatError(f"'{ch}' at character {i + 1} does not match the "
+                                  f"'{text[opened]}' opened at character {opened + 1}", i + 1)
+            match[opened] = i
+    if stack:
+        opened = stack[-1]
+        raise FormatError(f"missing '{_PAIRS[text[opened]]}' to close the '{text[opened]}' "
+                          f"opened at character {opened + 1}", opened + 1)
+    return match
+
+
+def _split_top(text: str, start: int, end: int, separators: str) -> list[tuple[int, int]]:
+    """Spans of ``text[start:end]`` between separators at bracket depth 0."""
+    spans = []
+    depth = 0
+    piece = start
+    for i in range(start, end):
+        ch = text[i]
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+        elif depth == 0 and ch in separators:
+            spans.append((piece, i))
+            piece = i + 1
+    spans.append((piece, end))
+    return spans
+
+
+def _bracketed(text: str, span: tuple[int, int], match: Mapping[int, int]) -> tuple[int, int] | None:
+    """The inside of a span that is one bracketed group (``[1, 2]``), else None."""
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start < end and text[start] in _PAIRS and match.get(start) == end - 1:
+        return start + 1, end - 1
+    return None
+
+
+def _space_split(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A row without commas split at spaces as MATLAB does: ``1 -2`` is two entries,
+    ``1 - 2`` and ``1 -  2`` one; a space after an operator, an opening bracket or a function
+    name written without brackets (``sin x``) does not split."""
+    from grading.checkers.mathparse import functions as registry
+
+    spans = []
+    depth = 0
+    piece = start
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+        elif ch.isspace() and depth == 0:
+            j = i
+            while j < end and text[j].isspace():
+                j += 1
+            before = text[piece:i].rstrip()
+            nxt = text[j] if j < end else ""
+            word = before.split()[-1] if before.split() else ""
+            fn = registry.lookup(word) if word.isalpha() else None
+            joined = (not before or not nxt or before[-1] in _BINARY or before[-1] in "(["
+                      or nxt in _AFTER_BINARY
+                      or (nxt in _BINARY and (j + 1 >= end or text[j + 1].isspace()))
+                      or (fn is not None and fn.parenless and not fn.reference_only))
+            if not joined:
+                spans.append((piece, i))
+                piece = j
+            i = j
+            continue
+        i += 1
+    spans.append((piece, end))
+    return [(s, e) for s, e in spans if text[s:e].strip()] or [(start, end)]
+
+
+def _row_cells(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    start, end = span
+    pieces = _split_top(text, start, end, ",")
+    return pieces if len(pieces) > 1 else _space_split(text, start, end)
+
+
+def _rows_of_groups(text: str, pieces: list[tuple[int, int]],
+                    match: Mapping[int, int]) -> list[tuple[int, int]] | None:
+    """The insides of pieces that are all bracketed rows (``[1, 2], [3, 4]``; also
+    ``[1 2] [3 4]`` as numpy prints), or None. Round brackets around single entries
+    (``(1+2), (3)``) are grouping, not rows."""
+    if len(pieces) == 1:
+        groups = _space_split(text, *pieces[0])
+        if len(groups) > 1 and all(text[s:e].strip()[:1] == "[" for s, e in groups):
+            pieces = groups
+    inner = [_bracketed(text, piece, match) for piece in pieces]
+    if not all(span is not None for span in inner):
+        return None
+    rows = [span for span in inner if span is not None]
+    square = all(text[s - 1] == "[" for s, _ in rows)
+    several = any(len(_row_cells(text, span)) > 1 for span in rows)
+    return rows if square or several else None
+
+
+def read_matrix(raw: str) -> list[list[Cell]]:
+    """The rows of a matrix as typed, each a list of (entry text, 0-based offset).
+
+    Reads ``[[1, 2], [3, 4]]`` (also round or curly brackets, or without the outer pair),
+    ``[1 2; 3 4]``, ``[1, 2; 3, 4]``, rows on separate lines, ``[[1 2] [3 4]]`` as numpy
+    prints it, and one row ``[1, 2, 3]`` (a 1×n matrix). Entries in a row are separated by
+    commas or, without commas, by spaces as MATLAB reads them (``[1 -2]`` is two entries,
+    ``[1 - 2]`` one). Raises FormatError for unbalanced brackets, empty entries or rows of
+    different lengths.
+    """
+    text = _structure(raw)
+    if not text.strip():
+        raise FormatError("empty answer", None)
+    match = _check_brackets(text)
+    region = _bracketed(text, (0, len(text)), match) or (0, len(text))
+    outer = _split_top(text, region[0], region[1], ",;\n")
+    if len(outer) > 1 and not text[outer[-1][0]:outer[-1][1]].strip() \
+            and text[outer[-1][0] - 1] in ";\n":
+        outer = outer[:-1]  # a trailing ; or line break
+    rows = _rows_of_groups(text, outer, match)
+    if rows is None:
+        rows = _split_top(text, region[0], region[1], ";\n")
+        if len(rows) > 1 and not text[rows[-1][0]:rows[-1][1]].strip():
+            rows = rows[:-1]
+    cells: list[list[Cell]] = []
+    for number, span in enumerate(rows, start=1):
+        row = []
+        if not text[span[0]:span[1]].strip():
+            position = span[0] + 1
+            raise FormatError(f"row {number} is empty (character {position})", position)
+        for start, end in _row_cells(text, span):
+            if not text[start:end].strip():
+                position = start + 1
+                raise FormatError(f"an entry of row {number} is missing (two commas in a row, "
+                                  f"or a comma at the end?) at character {position}", position)
+            row.append((raw[start:end], start))
+        cells.append(row)
+        if sum(len(r) for r in cells) > MAX_CELLS:
+            raise FormatError(f"too many entries (at most {MAX_CELLS})", None)
+    widths = [len(row) for row in cells]
+    if len(set(widths)) > 1:
+        first = widths[0]
+        bad = next(i for i, w in enumerate(widths) if w != first)
+        raise FormatError(f"row {bad + 1} has {_entries(widths[bad])} but row 1 has {_entries(first)}: "
+                          f"every row needs the same number of entries", None)
+    return cells
+
+
+def _expected(spec: Mapping[str, Any], params: Mapping[str, Any]) -> Any:
+    return reference_matrix(spec["reference"], params, variables=names_of(spec, "variables"),
+                            functions=functions_of(spec))
+
+
+def reference_matrix(reference: object, params: Mapping[str, Any], *,
+                     variables: Sequence[str] = (), functions: Any = ()) -> Any:
+    """The exact sympy matrix of a reference: a list of rows of expressions, a literal
+    (``"[[a, 0], [0, b]]"``) or one expression giving a matrix (a list gives a 1×n row).
+    ValueError when it cannot be computed."""
+    key = _cache_key(reference, params, variables, functions)
+    if key is not None:
+        return _reference_cached(key)
+    return _reference_matrix(reference, params, variables, functions)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    hash(value)
+    return value
+
+
+def _cache_key(*parts: Any) -> Any:
+    try:
+        return _freeze([parts[0], dict(parts[1]), list(parts[2]), parts[3]])
+    except TypeError:
+        return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _reference_cached(key: Any) -> Any:
+    reference, params, variables, functions = key
+    return _reference_matrix(_thaw(reference), {k: _thaw(v) for k, v in params},
+                             list(variables), dict(functions) if functions and isinstance(
+                                 functions[0], tuple) else list(functions))
+
+
+def _thaw(value: Any) -> Any:
+    return [_thaw(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _reference_matrix(reference: object, params: Mapping[str, Any], variables: Sequence[str],
+                      functions: Any) -> Any:
+    def cell(text: object) -> Any:
+        return reference_sympy(text, params, variables=variables, functions=functions)
+
+    if isinstance(reference, list):
+        if not reference or not all(isinstance(row, list) and row for row in reference):
+            raise ValueError("a matrix reference is a non-empty list of rows")
+        if len({len(row) for row in reference}) != 1:
+            raise ValueError("the rows of the reference have different lengths")
+        return sympy.ImmutableMatrix([[cell(v) for v in row] for row in reference])
+    if not isinstance(reference, str) or not reference.strip():
+        raise ValueError("'reference' must be a list of rows or an expression string")
+    if reference.strip()[:1] in "[(" and _is_literal(reference):
+        try:
+            rows = read_matrix(reference)
+        except FormatError as exc:
+            raise ValueError(f"'{reference}': {exc.message}") from None
+        return sympy.ImmutableMatrix([[cell(text.strip()) for text, _ in row] for row in rows])
+    value = cell(reference)
+    if isinstance(value, list):
+        return sympy.ImmutableMatrix(1, len(value), value)
+    if not isinstance(value, sympy.MatrixBase):
+        raise ValueError(f"'{reference}' gives one value, not a matrix")
+    return sympy.ImmutableMatrix(value)
+
+
+def _is_literal(text: str) -> bool:
+    """A reference string written as a matrix (``[[a, 0], [0, b]]``, ``[1 2; 3 4]``) rather
+    than an expression giving one."""
+    structured = _structure(text)
+    try:
+        match = _check_brackets(structured)
+    except FormatError:
+        return False
+    whole = _bracketed(structured, (0, len(structured)), match)
+    return whole is not None and (
+        len(_split_top(structured, whole[0], whole[1], ",;\n")) > 1
+        or _bracketed(structured, whole, match) is not None
+        or len(_space_split(structured, *whole)) > 1)
+
+
+def _sympy_text(value: Any) -> str:
+    from grading.checkers.symbolic import _sympy_text as text
+
+    return text(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reference_cell_expr(text: str, variables: tuple[str, ...],
+                         functions: tuple[tuple[str, int], ...]) -> Expr:
+    return parse_reference(text, {}, variables=variables, functions=dict(functions))
+
+
+@dataclass(frozen=True)
+class MatrixAnswer(Answer):
+    """The entries as parsed expressions, row by row."""
+
+    rows: tuple[tuple[Expr, ...], ...] = ()
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, columns)."""
+        return len(self.rows), len(self.rows[0]) if self.rows else 0
+
+
+def _shape(rows: int, cols: int) -> str:
+    return f"{rows}×{cols}"
+
+
+class MatrixChecker(Checker[MatrixAnswer]):
+    """A matrix compared entry by entry, numerically (tolerances) or symbolically."""
+
+    type_name = "matrix"
+    spec_keys = frozenset({*TOLERANCE_KEYS, "partial", "wrong_shape", "domain"})
+
+    def parse(self, raw: str, spec: Mapping[str, Any]) -> MatrixAnswer:
+        raw = raw if isinstance(raw, str) else ""
+        if len(raw) > MAX_MATRIX_TEXT:
+            raise FormatError(f"the answer is too long (at most {MAX_MATRIX_TEXT} characters)",
+                              None)
+        cells = read_matrix(raw)
+        variables = names_of(spec, "variables")
+        functions = functions_of(spec)
+        rows = []
+        for row in cells:
+            exprs = []
+            for text, offset in row:
+                expr = parse(text, variables=variables, functions=functions, offset=offset,
+                             max_length=MAX_LENGTH)
+                if not expr.free_variables:
+                    value = answer_number(expr, {})
+                    if not value.is_finite:
+                        raise FormatError(f"'{text.strip()}' (character {offset + 1}) has no "
+                                          f"finite value", offset + 1)
+                exprs.append(expr)
+            rows.append(tuple(exprs))
+        canonical = "[" + ", ".join("[" + ", ".join(e.to_text() for e in row) + "]"
+                                    for row in rows) + "]"
+        latex = r"\begin{pmatrix}" + r" \\ ".join(" & ".join(e.to_latex() for e in row)
+                                                  for row in rows) + r"\end{pmatrix}"
+        return MatrixAnswer(raw=raw, canonical=canonical, latex=latex, rows=tuple(rows))
+
+    def check(self, answer: MatrixAnswer, spec: Mapping[str, Any],
+              params: Mapping[str, Any] | None = None) -> Verdict:
+        params = params or {}
+        reference = _expected(spec, params)
+        got = answer.shape
+        if got != reference.shape:
+            message = f"expected a {_shape(*reference.shape)} matrix, got {_shape(*got)}"
+            if got == reference.shape[::-1]:
+                message += " (rows and columns swapped?)"
+            if spec.get("wrong_shape") == "incorrect":
+                return Verdict(0.0, "incorrect", f"{feedback(spec, False)} {message[0].upper()}"
+                               f"{message[1:]}.", None, [], answer.canonical)
+            raise FormatError(message, None)
+        judge = _Judge(spec, params)
+        right = judge.entries(answer, reference, Tolerance.from_spec(spec))
+        if right is None:
+            return Verdict(None, "review", REVIEW_FEEDBACK, None, [], answer.canonical)
+        if all(all(row) for row in right):
+            return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
+        tolerance = Tolerance.from_spec(spec)
+        for item in misconception_list(spec):
+            try:
+                target = _expected({**spec, "reference": item.get("answer")}, params)
+            except ValueError:
+                continue
+            if target.shape == reference.shape:
+                matched = judge.entries(answer, target, tolerance.for_misconception(item))
+                if matched is not None and all(all(row) for row in matched):
+                    return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
+                                   str(item.get("tag")), [], answer.canonical)
+        wrong = [(i, j) for i, row in enumerate(right, start=1)
+                 for j, ok in enumerate(row, start=1) if not ok]
+        marks = [f"entry:{i},{j}" for i, j in wrong]
+        message = feedback(spec, False)
+        if "feedback_incorrect" not in spec:
+            message = f"{message} {judge.hint(answer, reference, tolerance, wrong)}".rstrip()
+        cells = len(wrong) + sum(sum(row) for row in right)
+        if spec.get("partial") and len(wrong) < cells:
+            return Verdict((cells - len(wrong)) / cells, "partial", message, None, marks,
+                           answer.canonical)
+        return Verdict(0.0, "incorrect", message, None, marks, answer.canonical)
+
+    def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        matrix = _expected(spec, params)
+        return "[" + ", ".join("[" + ", ".join(_sympy_text(v) for v in matrix.row(i)) + "]"
+                               for i in range(matrix.rows)) + "]"
+
+    def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
+        problems = super().validate_spec(spec)
+        reference = spec.get("reference")
+        if reference is None:
+            problems.append("'reference' is missing")
+        elif isinstance(reference, list):
+            if not reference or not all(
+                isinstance(row, list) and row and all(
+                    isinstance(v, str | int | float) and not isinstance(v, bool) for v in row)
+                for row in reference
+            ):
+                problems.append("'reference' must be a list of rows of expressions (or one "
+                                "expression giving a matrix)")
+            elif len({len(row) for row in reference}) != 1:
+                problems.append("the rows of 'reference' have different lengths")
+        elif not isinstance(reference, str) or not reference.strip():
+            problems.append("'reference' must be a list of rows of expressions (or one "
+                            "expression giving a matrix)")
+        problems += validate_tolerance(spec)
+        if "partial" in spec and not isinstance(spec["partial"], bool):
+            problems.append("'partial' must be true or false")
+        if "wrong_shape" in spec and spec["wrong_shape"] not in WRONG_SHAPE:
+            problems.append("'wrong_shape' must be \"invalid\" (the default: not graded, no "
+                            "attempt used) or \"incorrect\"")
+        if "domain" in spec and spec["domain"] not in DOMAINS:
+            problems.append(f"'domain' must be one of {', '.join(sorted(DOMAINS))}")
+        problems += check_misconception_shapes(spec, extra=TOLERANCE_KEYS)
+        for index, item in enumerate(misconception_list(spec), start=1):
+            problems += [f"'misconceptions' entry {index}: {problem}"
+                         for problem in validate_tolerance(item)]
+        return problems
+
+    def misconception_problems(self, spec: Mapping[str, Any],
+                               params: Mapping[str, Any]) -> list[str]:
+        problems = []
+        reference = _expected(spec, params)
+        judge = _Judge(spec, params)
+        tolerance = Tolerance.from_spec(spec)
+        for index, item in enumerate(misconception_list(spec), start=1):
+            try:
+                target = _expected({**spec, "reference": item.get("answer")}, params)
+            except ValueError as exc:
+                problems.append(f"'misconceptions' entry {index}: {exc}")
+                continue
+            if target.shape != reference.shape:
+                problems.append(f"'misconceptions' entry {index} is "
+                                f"{_shape(*target.shape)}, the reference "
+                                f"{_shape(*reference.shape)}")
+                continue
+            same = judge.matrices_equal(target, reference, tolerance)
+            if same:
+                problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') would "
+                                f"be graded correct: it equals the reference")
+        return problems
+
+
+class _Judge:
+    """Entry-by-entry comparison in one variant: numbers with the tolerance, expressions by
+    symbolic equivalence (sampling) when the spec declares variables."""
+
+    def __init__(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> None:
+        self.spec = spec
+        self.params = params
+        self.variables = names_of(spec, "variables")
+        self.functions = functions_of(spec)
+        self.domain: Domain = "real" if spec.get("domain") == "real" else "positive"
+
+    def _reference_expr(self, value: Any) -> Expr:
+        return _reference_cell_expr(_sympy_text(value), tuple(self.variables),
+                                    tuple(sorted(self.functions.items())))
+
+    def same(self, expr: Expr, value: Any, tolerance: Tolerance) -> bool | None:
+        """Is the student's entry equal to the reference entry? None: undecided."""
+        if not self.variables:
+            try:
+                target = number_of(value)
+            except ValueError:
+                return False
+            return tolerance.accepts(answer_number(expr, self.params), target)
+        rtol, atol = self.spec.get("rtol"), self.spec.get("atol")
+        result = compare(expr, self._reference_expr(value), self.variables,
+                         functions=self.functions, params=self.params, domain=self.domain,
+                         rtol=float(rtol) if rtol is not None else None,
+                         atol=float(atol) if atol is not None else None)
+        if result.status == "unknown":
+            return None
+        return result.status == "equal"
+
+    def entries(self, answer: MatrixAnswer, reference: Any,
+                tolerance: Tolerance) -> list[list[bool]] | None:
+        """Which entries are right (row by row), or None if one could not be decided."""
+        out = []
+        for i, row in enumerate(answer.rows):
+            marks = []
+            for j, expr in enumerate(row):
+                same = self.same(expr, reference[i, j], tolerance)
+                if same is None:
+                    return None
+                marks.append(same)
+            out.append(marks)
+        return out
+
+    def matrices_equal(self, a: Any, b: Any, tolerance: Tolerance) -> bool:
+        """Two reference matrices of one shape equal entry by entry."""
+        for i in range(a.rows):
+            for j in range(a.cols):
+                expr = self._reference_expr(a[i, j])
+                if not self.same(expr, b[i, j], tolerance):
+                    return False
+        return True
+
+    def hint(self, answer: MatrixAnswer, reference: Any, tolerance: Tolerance,
+             wrong: Sequence[tuple[int, int]]) -> str:
+        """Which entries are wrong, and whether the whole matrix is the transpose, the
+        negative or a constant multiple of the key."""
+        rows, cols = reference.shape
+        if rows == cols and rows > 1 and reference != reference.T:
+            flipped = self.entries(answer, reference.T, tolerance)
+            if flipped is not None and all(all(r) for r in flipped):
+                return "Your matrix is the transpose of the expected one."
+        if not self.variables:
+            factor = self._factor(answer, reference, tolerance)
+            if factor is not None:
+                return factor
+        where = ", ".join(f"({i}, {j})" for i, j in wrong[:12])
+        more = "" if len(wrong) <= 12 else f" and {len(wrong) - 12} more"
+        noun = "Entry" if len(wrong) == 1 else "Entries"
+        verb = "is" if len(wrong) == 1 else "are"
+        return f"{noun} {where}{more} (row, column) {verb} not right."
+
+    def _factor(self, answer: MatrixAnswer, reference: Any, tolerance: Tolerance) -> str | None:
+        values = [answer_number(e, self.params) for row in answer.rows for e in row]
+        try:
+            targets = [number_of(v) for v in reference]
+        except ValueError:
+            return None
+        pairs = [(v, t) for v, t in zip(values, targets, strict=True)
+                 if v.is_finite and t.is_finite and t.best() != 0]
+        if len(pairs) < 1 or len(pairs) != sum(1 for t in targets if t.best() != 0):
+            return None
+        ratio = pairs[0][0].best() / pairs[0][1].best()
+        if ratio == 0 or ratio == 1:
+            return None
+        if all(tolerance.accepts(Number.of_fraction(t.best() * ratio), v)
+               or tolerance.accepts(v, Number.of_fraction(t.best() * ratio))
+               for v, t in zip(values, targets, strict=True) if t.is_finite):
+            if ratio == -1:
+                return "Check the sign: your matrix is the negative of the expected one."
+            return "Your matrix is off by a constant factor (every entry is scaled alike)."
+        return None
+
+
+def _entries(count: int) -> str:
+    return "1 entry" if count == 1 else f"{count} entries"

@@ -1,0 +1,149 @@
+"""The verdict writer: the one place a submission's verdict, or a student's grade on a part,
+changes.
+
+Every write site calls it, inside its own transaction: an answer graded on the answer path
+or by the recovery sweep (`Why.ANSWER`), a prediction graded against its lab run
+(`Why.LAB`), a review (`Why.REVIEW`), a regrade (`Why.REGRADE`), a lab recovery putting a
+prediction back to pending (`Why.RESET`), and an override (`grade_override_recorded`). In
+that order it stores the verdict fields, refreshes the (student, part) progress row and the
+student's totals once, moves the class's wrong-answer sums, and records the event the LMS
+and webhooks receive. tests/grading/test_one_verdict_writer.py fails CI when any other
+module writes a submission's verdict fields.
+"""
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from grading.checkers import GRADER_VERSION
+from grading.events import grade_changed_record, submission_graded_record
+from grading.models import PartProgress, Submission
+from grading.progress import progress_refresh, progress_verdict_applied
+
+#: The fields of a Submission that make its verdict (only this module writes them).
+VERDICT_FIELDS = ("outcome", "score", "feedback", "misconception", "canonical",
+                  "counts_as_attempt", "grader_version", "graded_at", "grading_failures",
+                  "answer_key")
+
+GRADED = Submission.GRADED_OUTCOMES
+
+
+class Why(Enum):
+    """Why a verdict changes: it decides the event recorded."""
+
+    ANSWER = "answer"  # first grading (answer path, recovery sweep)
+    LAB = "lab"  # a prediction against what its lab run measured
+    REVIEW = "review"  # a person's grade
+    REGRADE = "regrade"  # the current grader on a stored answer
+    RESET = "reset"  # a prediction back to pending while its lab runs again (no event)
+
+
+#: grading_failures: add one (a grader crash) instead of setting a number.
+ONE_MORE_FAILURE = -1
+
+
+@dataclass(frozen=True)
+class NewVerdict:
+    """What to store. None leaves a field as it is (`canonical`, `counts`, `answer_key`,
+    `grading_failures`); `by_grader` False: a person's verdict (or a reset), which keeps the
+    grader version stored."""
+
+    outcome: str
+    score: float | None
+    feedback: str
+    misconception: str = ""
+    canonical: str | None = None
+    counts: bool | None = None
+    answer_key: str | None = None
+    grading_failures: int | None = None
+    by_grader: bool = True
+
+
+def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
+                   only_if_outcome: str | None = None, row: PartProgress | None = None,
+                   latest: bool = False, part_points: float | None = None,
+                   part_active: bool = True) -> bool:
+    """Store `verdict` on `submission`, refresh its progress row and the student's totals
+    once, update the wrong-answer sums and record the event `why` calls for, in that order,
+    in the caller's transaction (one is opened if there is none). Returns False, changing
+    nothing, when `only_if_outcome` is given and the stored outcome is another (a concurrent
+    writer got there first).
+
+    `row`: the progress row, already locked by the caller; with `latest` (see
+    `grading.progress.progress_is_latest`: the answer path's first verdict on the latest
+    answer) the row is moved by difference, else re-aggregated. `part_points` and
+    `part_active` go with `latest` (the part's points and whether it counts in the totals).
+    """
+    with transaction.atomic(savepoint=False):  # the caller's transaction, no savepoint
+        before = (submission.outcome, submission.score)
+        now = timezone.now()
+        fields: dict[str, Any] = {"outcome": verdict.outcome, "score": verdict.score,
+                                  "feedback": verdict.feedback,
+                                  "misconception": verdict.misconception, "graded_at": now}
+        if verdict.canonical is not None:
+            fields["canonical"] = verdict.canonical[:2000]
+        if verdict.counts is not None:
+            fields["counts_as_attempt"] = verdict.counts
+        if verdict.answer_key is not None:
+            fields["answer_key"] = verdict.answer_key
+        if verdict.by_grader:
+            fields["grader_version"] = GRADER_VERSION
+        if verdict.grading_failures == ONE_MORE_FAILURE:
+            fields["grading_failures"] = F("grading_failures") + 1
+        elif verdict.grading_failures is not None:
+            fields["grading_failures"] = verdict.grading_failures
+        stored = Submission.objects.filter(pk=submission.pk)
+        if only_if_outcome is not None:
+            stored = stored.filter(outcome=only_if_outcome)
+        if not stored.update(**fields):
+            return False
+        for name, value in fields.items():
+            if name == "grading_failures" and not isinstance(value, int):
+                submission.grading_failures += 1
+            else:
+                setattr(submission, name, value)
+        if row is not None and latest and part_points is not None:
+            progress_verdict_applied(
+                row=row, outcome=verdict.outcome, score=verdict.score,
+                counts=submission.counts_as_attempt, canonical=submission.canonical,
+                misconception=submission.misconception, created_at=submission.created_at,
+                graded_at=now, points=part_points, active=part_active)
+        else:
+            progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
+                             part_id=submission.part_id, row=row)
+        _event(submission, why, before)
+    return True
+
+
+def _event(submission: Submission, why: Why, before: tuple[str, float | None]) -> None:
+    outcome = submission.outcome
+    if why in (Why.ANSWER, Why.LAB):
+        if outcome in GRADED:  # the webhook and LMS outbox rows commit with the grade
+            submission_graded_record(submission)
+        elif why is Why.ANSWER and outcome == Submission.Outcome.REVIEW:
+            _grade_changed(submission, "review-pending")  # the LMS shows it awaits a person
+    elif why is Why.REVIEW:
+        submission_graded_record(submission)  # a reviewed answer is graded for the LMS
+    elif why is Why.REGRADE and before != (outcome, submission.score):
+        _grade_changed(submission, "regrade")
+
+
+def _grade_changed(submission: Submission, reason: str) -> None:
+    exercise_id = submission.part.exercise_id
+    grade_changed_record(course_id=submission.course_id, student_id=submission.student_id,
+                         exercise_id=exercise_id, reason=reason)
+
+
+def grade_override_recorded(*, course_id: int, student_id: int, part_id: int,
+                            exercise_id: int) -> None:
+    """An override of the student's grade on the part was stored (grading/overrides.py):
+    refresh the progress row and totals once and record "grade.changed", in the caller's
+    transaction."""
+    with transaction.atomic(savepoint=False):
+        progress_refresh(course_id=course_id, student_id=student_id, part_id=part_id)
+        grade_changed_record(course_id=course_id, student_id=student_id,
+                             exercise_id=exercise_id, reason="override")

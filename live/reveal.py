@@ -1,0 +1,157 @@
+"""The reveal: after Run, the lab runs on a worker and every locked prediction of the room
+is graded against what it measured, through labs/predictions.py's grading path (each
+prediction gets its run: the class's run reused, or its own variant's run), then each
+phone is sent its own verdict.
+
+Called by the Celery task `live.tasks.live_reveal_task` with the session id; safe to run
+again after a crash (graded predictions are skipped, the final update is conditional).
+"""
+
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from grading.lab_graded import lab_graded
+from grading.models import Submission
+from grading.overrides import grade_override_create
+from grading.variant_assignment import default_variant, variant_for
+from labs.models import LabRun
+from labs.predictions import (
+    lab_run_execute_and_grade,
+    measured_value,
+    prediction_run_request,
+    predictions_grade_for_run,
+)
+from live.distribution import choice_options, live_verdict_counts
+from live.models import LiveAnswer, LiveSession, LiveSettings
+from live.push import live_changed, live_verdicts_send
+
+logger = logging.getLogger(__name__)
+
+#: Verdicts are sent to the phones in batches of this many, as they are graded.
+BATCH = 25
+#: How long the reveal waits for the per-student runs (own variants) other workers execute.
+OWN_RUNS_WAIT_SECONDS = 60.0
+
+
+class RevealBusy(Exception):
+    """The class's run is being executed by another worker; try again shortly."""
+
+
+def verdict_payload(submission: Submission, measured: str) -> dict[str, Any]:
+    """What a phone shows of its own verdict (the student's own answer, nothing of others)."""
+    return {"outcome": submission.outcome, "label": str(submission.get_outcome_display()),
+            "score": submission.score, "feedback": submission.feedback, "measured": measured,
+            "answer": submission.raw_answer}
+
+
+def shown_measurement(spec: dict[str, Any], run: LabRun | None) -> str:
+    """What the lab measured, as the projector shows it (a choice's option text)."""
+    if run is None or run.result is None:
+        return ""
+    value = measured_value(run.result, spec["measure"])
+    options = {key.strip().lower(): text for key, text in choice_options(spec)}
+    if options:
+        return options.get(str(value).strip().lower(), str(value))
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def live_reveal(*, session_id: int) -> int:
+    """Run the session's lab (class variant) and grade its held predictions; send verdicts;
+    mark the session revealed. Returns how many answers were graded now. Raises RevealBusy
+    while another worker executes the class's run."""
+    session = LiveSession.objects.select_related("part__exercise", "course", "lab_run").get(pk=session_id)
+    if session.state == LiveSession.State.REVEALED:
+        return 0
+    part = session.part
+    spec = part.spec
+    measured = ""
+    graded = 0
+    if lab_graded(spec):
+        class_run = None
+        if session.variant == LiveSession.Variant.CLASS and session.lab_run_id is not None:
+            outcome = lab_run_execute_and_grade(run_id=session.lab_run_id)
+            if outcome == "busy":
+                raise RevealBusy(session_id)
+            class_run = LabRun.objects.get(pk=session.lab_run_id)
+            measured = shown_measurement(spec, class_run)
+            LiveSession.objects.filter(pk=session.pk).update(measured=measured)
+        graded = _grade_held(session, class_run, measured)
+    else:
+        _send_verdicts(session, measured, LiveAnswer.objects.filter(session=session, valid=True)
+                       .values_list("submission_id", flat=True))
+    _participation(session)
+    with transaction.atomic():
+        session.refresh_from_db()
+        after = {"verdicts": live_verdict_counts(session=session)}
+        updated = LiveSession.objects.filter(pk=session.pk, state=LiveSession.State.RUNNING).update(
+            state=LiveSession.State.REVEALED, revealed_at=timezone.now(), distribution_after=after,
+            version=F("version") + 1)
+        if updated:
+            live_changed(session_id=session.pk, version=session.version + 1,
+                         state=LiveSession.State.REVEALED, phones=True)
+    return graded
+
+
+def _held(session: LiveSession) -> list[int]:
+    return list(LiveAnswer.objects.filter(
+        session=session, valid=True, submission__outcome=Submission.Outcome.PENDING)
+        .order_by("pk").values_list("submission_id", flat=True))
+
+
+def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -> int:
+    """Give every held prediction its run and grade it; send verdicts batch by batch."""
+    ids = _held(session)
+    default_params = default_variant(exercise=session.part.exercise).params
+    waiting: list[int] = []
+    done: list[int] = []
+    for submission in (Submission.objects.select_related("part__exercise", "course", "student")
+                       .filter(pk__in=ids).order_by("pk").iterator(chunk_size=200)):
+        if class_run is not None:
+            # The class's run, finished: the prediction's own run reuses its result at once.
+            run = prediction_run_request(submission, default_params, seed=class_run.seed)
+        else:
+            variant = variant_for(student=submission.student, course=submission.course,
+                                  exercise=submission.part.exercise)
+            run = prediction_run_request(submission, variant.params)
+            lab_run_execute_and_grade(run_id=run.pk)  # here, unless another worker took it
+        if run.is_finished:
+            predictions_grade_for_run(run_id=run.pk)
+        done.append(submission.pk)
+        if len(done) >= BATCH:
+            waiting += _send_verdicts(session, measured, done)
+            done = []
+    waiting += _send_verdicts(session, measured, done)
+    deadline = time.monotonic() + OWN_RUNS_WAIT_SECONDS
+    while waiting and time.monotonic() < deadline:  # runs other workers took: wait for them
+        time.sleep(0.2)
+        waiting = _send_verdicts(session, measured, waiting)
+    return len(ids)
+
+
+def _send_verdicts(session: LiveSession, measured: str, submission_ids: list[int] | Any) -> list[int]:
+    """Send the verdicts of those graded; return the ids still pending."""
+    submissions = list(Submission.objects.filter(pk__in=list(submission_ids)))
+    ready = [s for s in submissions if s.outcome != Submission.Outcome.PENDING]
+    if ready:
+        live_verdicts_send(session_id=session.pk,
+                           verdicts=[(s.student_id, verdict_payload(s, measured)) for s in ready])
+    return [s.pk for s in submissions if s.outcome == Submission.Outcome.PENDING]
+
+
+def _participation(session: LiveSession) -> None:
+    """Participation-only courses: full credit on the part for every locked-in answer (an
+    audited override, as staff would record it)."""
+    settings = LiveSettings.objects.filter(course=session.course).first()
+    if settings is None or settings.scoring != LiveSettings.Scoring.PARTICIPATION:
+        return
+    students = (LiveAnswer.objects.filter(session=session, valid=True)
+                .values_list("student_id", flat=True))
+    for student_id in students:
+        grade_override_create(course=session.course, student_id=student_id, part_id=session.part_id,
+                              points=session.part.points, by=session.opened_by,
+                              reason=f"Live session {session.code}: participation credit")

@@ -1,0 +1,149 @@
+"""Reads for live pages: the projector's state, a phone's state, the session a code opens,
+and the sessions kept afterwards. Each in a fixed number of queries whatever the number of
+answers (the distribution is aggregated in SQL, see live/distribution.py)."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from courses.models import Enrollment
+from courses.selectors import course_students
+from grading.lab_graded import lab_graded
+from grading.models import Submission
+from grading.variant_assignment import variant_for
+from live.codes import normalise_code
+from live.distribution import choice_options, live_distribution, live_verdict_counts, part_kind
+from live.models import LiveAnswer, LiveSession
+
+
+def live_room_state(*, session_id: int) -> dict[str, Any]:
+    """The projector's JSON: state, count of answers and students, the distribution (when
+    shown), what the lab measured and the verdict counts once revealed. No names."""
+    session = (LiveSession.objects.select_related("part__exercise", "course")
+               .filter(pk=session_id).first())
+    if session is None:
+        raise Http404("No such live session.")
+    distribution = live_distribution(session=session)
+    state: dict[str, Any] = {
+        "version": session.version, "state": session.state, "label": session.get_state_display(),
+        "count": distribution["count"],
+        "students": course_students(course=session.course).count(),
+        "show_distribution": session.show_distribution, "kind": distribution["kind"],
+        "log": distribution["log"], "bars": distribution["bars"] if session.show_distribution else [],
+        "measured": session.measured, "lab": lab_graded(session.part.spec),
+        "verdicts": None,
+    }
+    if session.state == LiveSession.State.REVEALED:
+        state["verdicts"] = live_verdict_counts(session=session)
+        state["bars"] = distribution["bars"]
+        state["correct"] = _correct_keys(session)
+    return state
+
+
+def _correct_keys(session: LiveSession) -> list[str]:
+    """Choice keys that the lab (or the part's key) says are right, for marking bars."""
+    spec = session.part.spec
+    if part_kind(session.part) != "choice":
+        return []
+    if lab_graded(spec):
+        texts = {text: key for key, text in choice_options(spec)}
+        key = texts.get(session.measured, session.measured)
+        return [key]
+    return [str(k) for k in spec.get("correct") or []]
+
+
+def live_session_by_code(*, code: str) -> LiveSession:
+    """The session a join code opens, with its part (Http404 for an unknown code)."""
+    session = (LiveSession.objects.select_related("part__exercise__section", "course")
+               .filter(code=normalise_code(code)).first())
+    if session is None:
+        raise Http404("No live question has this code. Check the code on the projector.")
+    return session
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    """What one student's phone shows of a session."""
+
+    session: LiveSession
+    enrollment: Enrollment
+    answer: LiveAnswer | None  # the locked-in answer, with its submission
+    last_invalid: Submission | None  # the latest unreadable attempt (its message)
+    question: str  # the exercise's prompt in the student's variant
+    options: list[tuple[str, str]]
+
+    @property
+    def is_student(self) -> bool:
+        return self.enrollment.role == Enrollment.Role.STUDENT
+
+    @property
+    def can_answer(self) -> bool:
+        return self.is_student and self.answer is None and self.session.accepting
+
+    @property
+    def verdict_shown(self) -> bool:
+        return (self.answer is not None and self.session.finished
+                and self.answer.submission.outcome != Submission.Outcome.PENDING)
+
+
+def live_phone_view(*, user: User | AnonymousUser, code: str) -> PhoneView:
+    """The session of `code` as `user` sees it (Http404 unless an active member of its
+    course): their locked-in answer and, once revealed, their own verdict."""
+    session = live_session_by_code(code=code)
+    if not user.is_authenticated:
+        raise Http404("No such live question.")
+    enrollment = (Enrollment.objects.filter(user=user, course=session.course, is_active=True)
+                  .select_related("user").first())
+    if enrollment is None:
+        raise Http404("This live question is for another course.")
+    mine = (LiveAnswer.objects.filter(session=session, student=user)
+            .select_related("submission").order_by("-pk"))
+    answers = list(mine[:2])
+    answer = next((a for a in answers if a.valid), None)
+    invalid = next((a.submission for a in answers if not a.valid), None) if answer is None else None
+    exercise = session.part.exercise
+    variant = variant_for(student=enrollment.user, course=session.course, exercise=exercise)
+    return PhoneView(session=session, enrollment=enrollment, answer=answer, last_invalid=invalid,
+                     question=variant.prompt(exercise.prompt), options=choice_options(session.part.spec))
+
+
+def live_phone_state(*, view: PhoneView) -> dict[str, Any]:
+    """A phone's polling JSON: the session's state and, once revealed, the verdict."""
+    from live.reveal import verdict_payload  # the same payload as the pushed one
+
+    return {
+        "version": view.session.version, "state": view.session.state,
+        "label": view.session.get_state_display(), "answered": view.answer is not None,
+        "verdict": verdict_payload(view.answer.submission, view.session.measured)
+        if view.verdict_shown and view.answer is not None else None,
+    }
+
+
+def live_sessions_of_course(*, course_id: int) -> QuerySet[LiveSession]:
+    """The course's sessions, newest first, each with its part and answer count (one query)."""
+    return (LiveSession.objects.filter(course_id=course_id)
+            .select_related("part__exercise", "opened_by")
+            .annotate(answers_count=Count("answers", filter=Q(answers__valid=True)))
+            .order_by("-opened_at", "-pk"))
+
+
+def live_open_for_student(*, user: User | AnonymousUser, course_slug: str) -> LiveSession | None:
+    """The newest session still taking answers in the course, if `user` is one of its active
+    students (for the banner on the course's pages; one query)."""
+    if not user.is_authenticated:
+        return None
+    return (LiveSession.objects.filter(
+        course__slug=course_slug, state=LiveSession.State.OPEN,
+        course__enrollments__user=user, course__enrollments__is_active=True,
+        course__enrollments__role=Enrollment.Role.STUDENT)
+        .select_related("part__exercise").order_by("-opened_at").first())
+
+
+def live_session_rows(*, session: LiveSession) -> QuerySet[LiveAnswer]:
+    """The session's answers for its CSV, oldest first, with the submission's verdict
+    (streamed; one query)."""
+    return (LiveAnswer.objects.filter(session=session)
+            .select_related("submission", "student").order_by("created_at", "pk"))
