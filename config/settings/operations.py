@@ -20,12 +20,16 @@ def operations_middleware(middleware: list[str]) -> list[str]:
     """`middleware` with the operations layers in place: Prometheus's first layer outermost,
     the request-log layers right after the session and user are known, then at the end
     Prometheus's per-view layer and django-axes innermost (last), which turns a paused
-    sign-in into the login page that says so (so the per-view status counted is the 429)."""
+    sign-in into the login page that says so (so the per-view status counted is the 429),
+    and the database-outage layer (ops/database_outage.py: a retry or a 503, never a bare 500)."""
     wrapped = ["django_prometheus.middleware.PrometheusBeforeMiddleware", *middleware]
     auth = "django.contrib.auth.middleware.AuthenticationMiddleware"
     at = wrapped.index(auth) + 1 if auth in wrapped else len(wrapped)
     wrapped[at:at] = ["django_structlog.middlewares.RequestMiddleware",
                       "ops.middleware.RequestIdResponseMiddleware"]
+    session = "django.contrib.sessions.middleware.SessionMiddleware"
+    at = wrapped.index(session) if session in wrapped else 1
+    wrapped[at:at] = ["ops.database_outage.DatabaseOutageMiddleware"]
     return [*wrapped, "django_prometheus.middleware.PrometheusAfterMiddleware",
             "axes.middleware.AxesMiddleware"]
 

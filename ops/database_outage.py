@@ -1,0 +1,95 @@
+"""A database connection that drops mid-request (PostgreSQL restarting, a failover): a safe
+request (GET, HEAD) is run once more on a new connection; anything else, or a retry that
+fails too, is answered 503 with what the person needs to know: their answer may have been
+saved and will show up, and sending it again is not needed (JSON for /api/, a page otherwise).
+"""
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.db import InterfaceError, OperationalError, connections
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+logger = logging.getLogger(__name__)
+
+SAFE_METHODS = ("GET", "HEAD")
+RETRY_AFTER_SECONDS = 10
+MESSAGE = ("The service lost its database connection for a moment. If you sent an answer, it "
+           "may have been saved: it will show up on the exercise within a few minutes, and "
+           "sending it again is not needed (an answer saved twice does not cost a second "
+           "attempt). Please reload the page in a few seconds.")
+PAGE = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Back in a moment"
+        "</title></head><body><main><h1>Back in a moment</h1><p>{message}</p></main></body></html>")
+
+
+def _connection_lost(exception: BaseException) -> bool:
+    return isinstance(exception, (OperationalError, InterfaceError))
+
+
+def _reset_connections() -> None:
+    for connection in connections.all(initialized_only=True):
+        try:
+            connection.close()
+        except Exception:  # a broken connection may fail to close: it is gone
+            connection.connection = None
+
+
+def outage_response(request: HttpRequest) -> HttpResponse:
+    """The 503 for `request`: JSON under /api/, a short page otherwise; Retry-After set."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": MESSAGE, "code": "database_unavailable", "answer_may_be_saved": True,
+             "retry_after": RETRY_AFTER_SECONDS}, status=503)
+    else:
+        response = HttpResponse(PAGE.format(message=MESSAGE), status=503,
+                                content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class DatabaseOutageMiddleware:
+    """Retries a safe request once after a dropped database connection, else answers 503."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Before the session and the user are read: a kept connection the database dropped is
+        # replaced by a new one (the retry), and a database that does not answer a new one is
+        # a 503 at once, not a 500 from the session layer.
+        try:
+            for connection in connections.all(initialized_only=True):
+                if connection.connection is not None and not connection.is_usable():
+                    connection.close()
+            connections["default"].ensure_connection()
+        except (OperationalError, InterfaceError) as exc:
+            _reset_connections()
+            logger.warning("database unavailable (%s); answered 503 to %s",
+                           type(exc).__name__, request.method)
+            return outage_response(request)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not _connection_lost(exception):
+            return None
+        _reset_connections()
+        if request.method in SAFE_METHODS and request.resolver_match is not None \
+                and not getattr(request, "_database_retried", False):
+            request._database_retried = True  # type: ignore[attr-defined]
+            match = request.resolver_match
+            try:
+                logger.warning("database connection lost (%s); retrying %s once",
+                               type(exception).__name__, request.method)
+                response: Any = match.func(request, *match.args, **match.kwargs)
+                if hasattr(response, "render") and callable(response.render):
+                    response = response.render()
+                return response
+            except Exception as again:
+                if not _connection_lost(again):
+                    raise
+                _reset_connections()
+        logger.warning("database connection lost (%s); answered 503 to %s",
+                       type(exception).__name__, request.method)
+        return outage_response(request)
