@@ -7,7 +7,7 @@ depend on how many attempts a student made or how many students a course has.
 """
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -65,6 +65,9 @@ class PartView:
     history: list[Submission]
     prediction: PredictionView | None = None
     answers: list[AnswerView] = field(default_factory=list)  # the history, described
+    #: why the last answer sent was not accepted (deadline, attempts, not enrolled, ...),
+    #: shown at the part
+    notice: str = ""
 
     @property
     def latest(self) -> Submission | None:
@@ -242,7 +245,7 @@ def _prediction(part: Part, history: list[Submission], runs: dict[int, LabRun],
 
 
 def _part_view(part: Part, variant: Variant, history: list[Submission],
-               runs: dict[int, LabRun]) -> PartView:
+               runs: dict[int, LabRun], notice: str = "") -> PartView:
     spec = part.spec
     options = _options(spec)
     return PartView(
@@ -251,7 +254,7 @@ def _part_view(part: Part, variant: Variant, history: list[Submission],
         options=options, multiple=bool(spec.get("multiple")),
         state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
         history=history, prediction=_prediction(part, history, runs, options),
-        answers=answer_views(history, penalty=part.exercise.penalty),
+        answers=answer_views(history, penalty=part.exercise.penalty), notice=notice,
     )
 
 
@@ -264,12 +267,16 @@ def _progress(parts: Iterable[PartView]) -> SectionProgress:
     )
 
 
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> ModulePage:
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+                            notices: Mapping[int, str] | None = None) -> ModulePage:
     """The module of `course_slug` for a member: sections, figures, labs, exercises and the
-    user's own submissions, attempts left and predictions, in a constant number of queries.
+    user's own submissions, attempts left and predictions, in a constant number of queries
+    whatever the number of parts and answers. `notices`: {part id: why the last answer sent
+    to it was refused}, shown at those parts.
 
     Raises Http404 when the user is not an active member of the course.
     """
+    notices = notices or {}
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     course = enrollment.course
     student = cast(User, user)
@@ -307,7 +314,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
             parts = list(exercise.parts.all())
             view = ExerciseView(
                 exercise=exercise, prompt=variant.prompt(exercise.prompt),
-                parts=[_part_view(part, variant, history[part.pk], runs) for part in parts],
+                parts=[_part_view(part, variant, history[part.pk], runs, notices.get(part.pk, ""))
+                       for part in parts],
                 numbers=variant_numbers(exercise=exercise, variant=variant,
                                         part_prompts=[p.prompt for p in parts]),
                 module_numbers=variant.is_default,
@@ -366,6 +374,7 @@ class StudentPart:
     part: Part
     params: dict[str, Any]
     question: StudentQuestion | None = None  # the exercise and this part in the variant
+    variant: Variant | None = None  # drawn once per request, passed down to grading
 
     @property
     def course(self) -> Course:
@@ -392,7 +401,27 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
     question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
                                 variant=variant)
-    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question,
+                       variant=variant)
+
+
+def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,
+                          notice: str = "") -> PartView:
+    """One part as the module page shows it, for the answered-in-place fragment: the user's
+    answers to it, its attempts and, for a prediction, its lab run. One query (two for a
+    prediction), with the part and variant already read by `part_for_student`."""
+    part = target.part
+    history = list(Submission.objects.filter(student_id=user.pk, course_id=target.course.pk,
+                                             part_id=part.pk).order_by("created_at", "id"))
+    runs: dict[int, LabRun] = {}
+    if part.spec.get("lab"):
+        for run in LabRun.objects.filter(requester_id=user.pk, course_id=target.course.pk,
+                                         submission__in=[s.pk for s in history]) \
+                .order_by("queued_at", "id"):
+            runs[cast(int, run.submission_id)] = run
+    variant = target.variant or variant_for(student=cast(User, user), course=target.course,
+                                            exercise=part.exercise)
+    return _part_view(part, variant, history, runs, notice)
 
 
 @dataclass(frozen=True)
