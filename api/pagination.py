@@ -35,6 +35,18 @@ class Pagination(LimitOffsetPagination):
     def get_offset(self, request: Request) -> int:
         return _whole_number(request, self.offset_query_param, default=0, minimum=0)
 
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        """DRF's `limit` and `offset` parameters with the bounds this class enforces (the
+        schema said any integer, so `limit=0` was documented and then refused)."""
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.limit_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_limit,
+                                       "default": self.default_limit}
+            elif parameter["name"] == self.offset_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 0, "default": 0}
+        return parameters
+
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         """DRF's page schema, with `count` null on keyset pages (`?after=`: not counted)."""
         page: dict[str, Any] = super().get_paginated_response_schema(schema)
