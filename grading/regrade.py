@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import QuerySet
 
-from grading.checkers import grade
+from grading.carried_answers import carried_parts_regrade, part_grade
 from grading.models import Submission
 from grading.services import penalised
 from grading.variant_assignment import variant_for
@@ -77,7 +77,9 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                           exercise=part.exercise)
     outcome: str
     try:
-        result = grade(submission.raw_answer, part.spec, variant.params)
+        result, _ = part_grade(raw=submission.raw_answer, part=part, params=variant.params,
+                               student_id=submission.student_id,
+                               course_id=submission.course_id)
     except ValueError:
         outcome, score, feedback, misconception, canonical = (
             Submission.Outcome.ERROR, None, "The grader could not grade this answer.", "", "")
@@ -102,6 +104,7 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
             verdict_record(submission=submission, why=Why.REGRADE, verdict=NewVerdict(
                 outcome=outcome, score=score, feedback=feedback, misconception=misconception,
                 canonical=canonical))
+            carried_parts_regrade(submission=submission)  # later parts that use this answer
     if before == (outcome, score) and misconception_before == misconception:
         return None  # only the wording changed: stored, but not a verdict change
     return ScoreChange(submission_id=submission.pk, student=submission.student.username,

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
-from grading.checkers import grade_keyed
+from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
 from grading.deadlines import deadline_for
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
@@ -185,7 +185,9 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
         variant = variant_for(student=submission.student, course=submission.course,
                               exercise=exercise)
     try:
-        result, key_text = grade_keyed(submission.raw_answer, part.spec, variant.params)
+        result, key_text = part_grade(raw=submission.raw_answer, part=part,
+                                      params=variant.params, student_id=submission.student_id,
+                                      course_id=submission.course_id)
     except Exception:  # the grader's failure must never lose or block the student's answer
         logger.exception("grader failed on submission %s", submission.pk)
         with transaction.atomic():
@@ -207,7 +209,7 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
             counts_as_attempt=True, answer_key=key).exclude(pk=submission.pk)
         row = progress_for_update(course_id=submission.course_id,
                                   student_id=submission.student_id, part_id=part.pk,
-                                  repeated=Exists(repeats))
+                                  repeated=Exists(repeats), carried=Exists(carrying_parts(part)))
         latest = progress_is_latest(row, stored_as)
         done = functools.partial(
             verdict_record, submission=submission, why=Why.ANSWER, row=row, latest=latest,
@@ -243,6 +245,8 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
                                 attempts_before + 1),
                 feedback=result.feedback, misconception=result.misconception or "",
                 grading_failures=0))
+            if getattr(row, "carried", False):
+                carried_parts_regrade(submission=submission)  # later parts use this answer
             return submission
     return lab_grading_submit(submission, variant.params)
 

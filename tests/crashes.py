@@ -23,12 +23,12 @@ class GraderBug:
     """Makes the grader crash, as a bug in a checker would, until it is "fixed"."""
 
     def __init__(self, monkeypatch) -> None:
-        import grading.services
+        import grading.carried_answers
         import labs.predictions
 
         self.monkeypatch = monkeypatch
         # (module, the grading function it calls)
-        self.targets = ((grading.services, "grade_keyed"), (labs.predictions, "grade"))
+        self.targets = ((grading.carried_answers, "grade_keyed"), (labs.predictions, "grade"))
         self.real = {name: getattr(module, name) for module, name in self.targets}
         for module, name in self.targets:
             monkeypatch.setattr(module, name, self.crash)

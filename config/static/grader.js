@@ -49,6 +49,12 @@
         text.className = "preview-canonical";
         text.textContent = " (" + data.canonical + ")";
         box.append(label, maths, text);
+        if (data.form) {
+          var form = document.createElement("span");
+          form.className = "preview-form";
+          form.textContent = " " + data.form;
+          box.append(form);
+        }
         input.removeAttribute("aria-invalid");
       } else {
         box.classList.add("invalid");

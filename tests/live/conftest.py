@@ -8,6 +8,12 @@ from live.sessions import live_session_open
 from tests.factories import EnrollmentFactory, UserFactory
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the WebSocket tests (async_to_sync in the test thread) before the browser tests,
+    whose Playwright keeps an event loop running in that thread until the session ends."""
+    items.sort(key=lambda item: 0 if "tests/live/test_push.py" in str(item.fspath) else 1)
+
+
 def enrol_students(course, n: int, prefix: str = "s"):
     users = []
     for i in range(n):

@@ -40,7 +40,9 @@ def test_a_student_answers_without_javascript_and_reloads_to_see_the_verdict(cou
 
 def test_the_join_form_goes_to_the_code_typed(course, session):
     (student,) = enrol_students(course, 1)
-    response = client_for(student).get(reverse("live:join"), {"code": f" {session.code[:3]}-{session.code[3:]} "})
+    response = client_for(student).get(
+        reverse("live:join"), {"code": f" {session.code[:3]}-{session.code[3:]} "}
+    )
     assert response.status_code == 302 and response["Location"].endswith(f"/live/{session.code}/")
 
 
@@ -54,10 +56,12 @@ def test_staff_pages_are_for_staff_and_the_projector_says_it_needs_javascript(co
     (student,) = enrol_students(course, 1)
     projector = reverse("live:projector", args=[course.slug, session.pk])
     assert client_for(student).get(projector).status_code == 403
-    assert client_for(student).get(reverse("live:room-state", args=[course.slug, session.pk])).status_code == 403
+    assert (
+        client_for(student).get(reverse("live:room-state", args=[course.slug, session.pk])).status_code == 403
+    )
     page = client_for(irene).get(projector)
     assert page.status_code == 200
-    assert b"<noscript>" in page.content and b"needs JavaScript" in page.content
+    assert b"no-js-only" in page.content and b"needs JavaScript" in page.content
     assert b"<svg" in page.content and session.code.encode() in page.content  # the QR code and code
     assert b"<script>" not in page.content  # scripts are static files only (CSP)
 
@@ -100,8 +104,9 @@ def test_the_csv_has_every_answer_and_its_verdict(course, session, staff, irene)
 
 
 @pytest.mark.parametrize("answers", [3, 30])
-def test_projector_and_phone_pages_open_in_bounded_queries(course, session, irene, answers,
-                                                           django_assert_max_num_queries):
+def test_projector_and_phone_pages_open_in_bounded_queries(
+    course, session, irene, answers, django_assert_max_num_queries
+):
     students = enrol_students(course, answers)
     for i, student in enumerate(students):
         live_answer_submit(session=session, student=student, raw_answer=["queen", "woman", "far"][i % 3])

@@ -57,6 +57,9 @@
       window.location.reload();  // reopened: the form is needed again
     }
     pageState = state;
+    // The verdict comes from a worker, which may not reach this server's channel layer
+    // (in memory on the embedded defaults): while it is due, ask for it too.
+    if ((state === "running" || state === "revealed") && document.getElementById("live-verdict")) startPolling();
   }
 
   function poll() {

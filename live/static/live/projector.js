@@ -9,6 +9,7 @@
   var wsPath = root.getAttribute("data-ws-path");
   var shown = -1;
   var pollTimer = null;
+  var socketOpen = false;
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -61,6 +62,9 @@
     }
     root.setAttribute("data-version", String(state.version));
     root.setAttribute("data-live-state", state.state);
+    // While the lab runs, the reveal comes from a worker, which may not reach this server's
+    // channel layer (in memory on the embedded defaults): ask until it is there.
+    if (state.state === "running") startPolling(); else if (socketOpen) stopPolling();
   }
 
   function poll() {
@@ -83,11 +87,12 @@
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket;
     try { socket = new WebSocket(scheme + window.location.host + wsPath); } catch (e) { startPolling(); return; }
-    socket.onopen = function () { stopPolling(); delay = 1000; };
+    socket.onopen = function () { socketOpen = true; stopPolling(); delay = 1000; };
     socket.onmessage = function (event) {
       try { render(JSON.parse(event.data)); } catch (e) { /* ignore a malformed frame */ }
     };
     socket.onclose = function () {
+      socketOpen = false;
       startPolling();
       window.setTimeout(function () { connect(Math.min(delay * 2, 30000)); }, delay);
     };
