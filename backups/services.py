@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import django
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
@@ -28,6 +28,7 @@ from backups.manifest import (
     manifest_write,
 )
 from backups.postgres import (
+    PgTool,
     pg_archive_check,
     pg_drop_everything,
     pg_dump_database,
@@ -109,7 +110,11 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     except OSError as exc:
         raise BackupError(f"Cannot create {output.parent} to write the backup into: {exc}") from exc
     partial = output.parent / f".{output.name}.partial-{secrets.token_hex(4)}"
-    partial.mkdir()
+    # Operators only (folder 0700, files 0600): a backup holds every student's answers and
+    # personal data. The folder is private from its creation, so no file in it is ever
+    # readable by others, whatever the umask (pg_dump writes with it); files get 0600 too.
+    partial.mkdir(mode=0o700)
+    partial.chmod(0o700)
     try:
         database_file = partial / ENGINES[engine]
         if engine == "sqlite":
@@ -129,6 +134,7 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
             server_version=server, dump_tool_version=tool,
         )
         manifest_write(partial, manifest)
+        _make_private(partial)
         partial.rename(output)
     except (OSError, sqlite3.Error) as exc:  # a full disk, a folder we may not write, a lock
         shutil.rmtree(partial, ignore_errors=True)
@@ -139,6 +145,13 @@ def backup_create(*, output: Path, using: str = DEFAULT_DB_ALIAS) -> Manifest:
     logger.info("backup of %s written to %s: %d tables, %d rows", database_description(connection),
                 output, len(manifest.tables), manifest.total_rows)
     return manifest
+
+
+def _make_private(folder: Path) -> None:
+    """Folders 0700 and files 0600 under `folder` (itself included)."""
+    folder.chmod(0o700)
+    for path in folder.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 def backup_restore(*, source: Path, replace: bool = False,
@@ -172,7 +185,8 @@ def backup_restore(*, source: Path, replace: bool = False,
     files_restore_check(stored=manifest.files, roots=roots, folder=source, replace=replace)
     try:
         if engine == "sqlite":
-            found = _sqlite_restore(connection, database_file, replace=replace)
+            found = _sqlite_restore(connection, database_file, replace=replace,
+                                    manifest_tables=manifest.tables)
         else:
             found = _postgres_restore(connection, database_file, manifest, replace=replace)
         restored = files_restore(stored=manifest.files, roots=roots, folder=source)
@@ -187,6 +201,37 @@ def backup_restore(*, source: Path, replace: bool = False,
     return report
 
 
+def _postgres_rehearse(connection: BaseDatabaseWrapper, database_file: Path, manifest: Manifest,
+                       tool: PgTool) -> None:
+    """Restore `database_file` into a new scratch database on the same server, compare it
+    with the manifest, drop it; BackupError when it fails or differs."""
+    scratch = f"{connection.settings_dict['NAME']}"[:40] + f"_restore_check_{secrets.token_hex(4)}"
+    quote = connection.ops.quote_name
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE DATABASE {quote(scratch)} TEMPLATE template0")
+    except DatabaseError as exc:
+        raise BackupError(
+            "restore --replace first restores into a scratch database, and the database user "
+            f"may not create one ({exc}). Restore into a new, empty database instead "
+            "(docs/operations.md, 'Backups and restore').") from exc
+    params = {**connection.settings_dict, "NAME": scratch}
+    check = type(connection)(params, alias=f"restore-check-{scratch}")
+    try:
+        pg_restore_database(connection=check, dump=database_file, tool=tool)
+        with check.cursor() as cursor:
+            found = postgres_inventory(cursor, check.introspection.table_names(cursor))
+        _refuse_unverified(manifest.tables, found,
+                           target=database_description(connection))
+    except BackupError as exc:
+        raise BackupError(f"{exc} (in a scratch database: "
+                          f"{database_description(connection)} was left as it was)") from exc
+    finally:
+        check.close()
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(scratch)}")
+
+
 def _refuse_not_empty(connection: BaseDatabaseWrapper, holds: str) -> BackupError:
     return BackupError(
         f"Refusing to restore: {database_description(connection)} is not empty (it holds "
@@ -196,15 +241,37 @@ def _refuse_not_empty(connection: BaseDatabaseWrapper, holds: str) -> BackupErro
 
 
 def _sqlite_restore(connection: BaseDatabaseWrapper, database_file: Path, *,
-                    replace: bool) -> dict[str, TableState]:
+                    replace: bool, manifest_tables: dict[str, TableState]) -> dict[str, TableState]:
     target = sqlite_path(connection.settings_dict["NAME"])
     sqlite_check_integrity(database_file)
     tables = sqlite_table_count(target)
     if tables and not replace:
         raise _refuse_not_empty(connection, f"{tables} tables")
     connection.close()
-    sqlite_restore(backup=database_file, target=target)
+    if not tables:
+        sqlite_restore(backup=database_file, target=target)
+        return sqlite_inventory(target)
+    # --replace: restore into a scratch file beside the target and verify it against the
+    # manifest first; the target is overwritten only by a restore known to be whole.
+    scratch = target.with_name(f".{target.name}.restoring-{secrets.token_hex(4)}")
+    try:
+        sqlite_restore(backup=database_file, target=scratch)
+        _refuse_unverified(manifest_tables, sqlite_inventory(scratch), target=str(target))
+        sqlite_restore(backup=scratch, target=target)
+    finally:
+        scratch.unlink(missing_ok=True)
     return sqlite_inventory(target)
+
+
+def _refuse_unverified(expected: dict[str, TableState], found: dict[str, TableState], *,
+                       target: str) -> None:
+    """BackupError when a rehearsal restore does not match the manifest (target untouched)."""
+    differ = [check for check in tables_compare(expected, found) if not check.matches]
+    if differ:
+        raise BackupError(
+            f"The backup did not restore whole in a scratch copy: it differs from the backup in "
+            f"{len(differ)} table(s) ({'; '.join(check.describe() for check in differ[:5])}); "
+            f"{target} was left as it was.")
 
 
 def _postgres_restore(connection: BaseDatabaseWrapper, database_file: Path, manifest: Manifest,
@@ -220,6 +287,10 @@ def _postgres_restore(connection: BaseDatabaseWrapper, database_file: Path, mani
         raise _refuse_not_empty(connection, f"{tables} tables; {len(relations)} relations with "
                                 "its views and sequences")
     if relations:
+        # Rehearse first: the same archive restored into a scratch database and verified, so
+        # a backup that cannot restore (a truncated archive whose checksum was taken after
+        # the damage) fails there and the target keeps everything it holds.
+        _postgres_rehearse(connection, database_file, manifest, tool)
         logger.warning("restore --replace: dropping %d relations of %s", len(relations),
                        database_description(connection))
         pg_drop_everything(connection)

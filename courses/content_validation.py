@@ -14,7 +14,8 @@ from typing import Any
 from courses.content_files import ContentError, ContentFiles, SourceFile
 from courses.models import Exercise, Figure
 
-ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "set", "list", "string", "equation")
+ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity",
+                "set", "list", "string", "equation")
 
 
 @dataclass(frozen=True)

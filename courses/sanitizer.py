@@ -5,9 +5,16 @@ the Rust crate ammonia, an HTML5 parser-based sanitiser): anything not listed is
 no script, no event handler, no style, no `javascript:`/`data:`/`vbscript:` URL however it is
 spelt (entities, mixed case, whitespace) survives. MathML passes through the same allowlist:
 its elements and presentation attributes, never `href` or anything that links or scripts.
+
+Images load from this site only: an `img` whose `src` names another host (an absolute or
+protocol-relative URL, however it is spelt) loses its `src`, so a comment or feedback cannot
+carry a tracking pixel (the Content-Security-Policy's `img-src 'self'` would block it anyway).
+Links get `rel="nofollow noopener noreferrer"`.
 """
 
+import re
 from typing import Final
+from urllib.parse import urlsplit
 
 import nh3
 
@@ -63,11 +70,37 @@ _ATTRIBUTES: Final = {
 }
 
 
+#: What browsers drop from a URL before reading it (tabs and newlines anywhere).
+_IGNORED_IN_URLS: Final = re.compile(r"[\t\n\r]")
+
+
+def same_site_url(url: str) -> str | None:
+    """`url` as a browser reads it if it stays on this site (a path or a fragment), else None:
+    no scheme, no host, no `//` or backslash that a browser would read as another host."""
+    cleaned = _IGNORED_IN_URLS.sub("", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+                                                "\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14"
+                                                "\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d"
+                                                "\x1e\x1f ")
+    if "\\" in cleaned or cleaned.startswith("//"):
+        return None
+    parts = urlsplit(cleaned)
+    if parts.scheme or parts.netloc:
+        return None
+    return cleaned
+
+
+def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
+    if tag == "img" and attribute == "src":
+        return same_site_url(value)
+    return value
+
+
 def sanitize_html(html: str) -> str:
     """`html` with only allowlisted elements, attributes and URL schemes left.
 
-    Never raises; links get `rel="noopener noreferrer"`, comments are removed, and text is
-    kept (a disallowed element is unwrapped, except those in DROPPED_WITH_CONTENT).
+    Never raises; links get `rel="nofollow noopener noreferrer"`, images from other hosts
+    lose their `src`, comments are removed, and text is kept (a disallowed element is
+    unwrapped, except those in DROPPED_WITH_CONTENT).
     """
     return nh3.clean(
         html,
@@ -77,5 +110,6 @@ def sanitize_html(html: str) -> str:
         url_schemes=set(URL_SCHEMES),
         allowed_classes={tag: set(names) for tag, names in CLASSES.items()},
         strip_comments=True,
-        link_rel="noopener noreferrer",
+        link_rel="nofollow noopener noreferrer",
+        attribute_filter=_attribute_filter,
     )

@@ -31,10 +31,14 @@ def outcome_text(submission: Submission) -> str:
     return label
 
 
-def penalty_note(*, outcome: str, attempt: int | None, penalty: float) -> str:
+def penalty_note(*, outcome: str, attempt: int | None, penalty: float,
+                 score: float | None = None) -> str:
     """Why a score is below the checker's: "correct on attempt 3, 10% off per earlier attempt";
-    empty when no penalty applied (first attempt, no penalty, or not a graded outcome)."""
+    empty when no penalty applied (first attempt, no penalty, not a graded outcome, or a
+    score of 0, which no penalty lowered)."""
     if not penalty or attempt is None or attempt <= 1 or outcome not in SCORED:
+        return ""
+    if score is not None and score <= 0:
         return ""
     what = {"correct": "correct", "partial": "partly correct", "incorrect": "answered"}[outcome]
     return f"{what} on attempt {attempt}, {penalty:.0%} off per earlier attempt"
@@ -63,7 +67,7 @@ class AnswerView:
     @property
     def penalty_note(self) -> str:
         return penalty_note(outcome=self.submission.outcome, attempt=self.attempt,
-                            penalty=self.penalty)
+                            penalty=self.penalty, score=self.submission.score)
 
     @property
     def misconception_label(self) -> str:

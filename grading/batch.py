@@ -4,7 +4,9 @@ Each input line is either an inline spec
     {"id": "a1", "answer": "0.85^40", "spec": {"type": "numeric", "reference": "0.85^40"}}
 (optionally with "params" for the spec's parameters), or a part of the synced content
     {"id": "a3", "exercise": "<slug>", "part": "<key>", "answer": "34"}
-graded in the default variant (or the variant of "seed"). Both go through `grade`, the
+graded in the default variant (or the variant of "seed"); a part whose key uses earlier
+answers (`answer("scores")`) takes the student's earlier answers as "earlier":
+{"scores": "[1, 2]"} (graded as carried.py says). Both go through `grade`, the
 function the web's submission_grade uses. A bad line (not UTF-8, not JSON, nested too deeply,
 not an object, a bad field, a grader failure) yields an `error` line with the reason; it never
 stops the batch. `result_line` writes a result as one JSON line that any UTF-8 output can
@@ -21,6 +23,7 @@ from typing import Any
 
 from courses.models import Part
 from grading.checkers import grade, validate_spec
+from grading.checkers.carried import Earlier, answer_value, carried_keys, grade_carried, key_value
 from grading.variants import variant_params
 
 logger = logging.getLogger(__name__)
@@ -102,7 +105,11 @@ def _check_line(line: bytes | str, number: int,
         if not isinstance(answer, str):
             raise BadLine("'answer' must be a string")
         spec, params = _spec_and_params(item, parts)
-        result = grade(answer, spec, params)
+        if carried_keys(spec):
+            result = grade_carried(answer, spec, params,
+                                   _earlier(item, spec, params, parts))
+        else:
+            result = grade(answer, spec, params)
         out = {"id": item_id, "outcome": result.outcome, "score": result.score,
                "feedback": result.feedback, "misconception": result.misconception,
                "read_as": result.canonical}
@@ -112,6 +119,26 @@ def _check_line(line: bytes | str, number: int,
         logger.exception("check_answers: line %d could not be graded", number)
         out = _error(item_id, f"internal error while grading this line ({type(exc).__name__})")
     out["ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return out
+
+
+def _earlier(item: dict[str, Any], spec: dict[str, Any], params: dict[str, Any],
+             parts: dict[tuple[str, str], Part]) -> dict[str, Earlier]:
+    """The earlier answers a carried part uses, from the line's ``earlier`` table (part key
+    -> answer as typed); only for parts of synced content, whose earlier parts are known."""
+    given = item.get("earlier") or {}
+    if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
+        raise BadLine("'earlier' must map part keys to answers")
+    exercise = item.get("exercise")
+    out = {}
+    for key in carried_keys(spec):
+        earlier_part = parts.get((str(exercise), key))
+        if earlier_part is None:
+            raise BadLine(f"answer(\"{key}\") names no part of exercise {exercise!r}")
+        raw = given.get(key)
+        value = None if raw is None else answer_value(raw, earlier_part.spec, params)
+        specs = {k: p.spec for (slug, k), p in parts.items() if slug == exercise}
+        out[key] = Earlier(f"({key})", value, key_value(earlier_part.spec, params, specs))
     return out
 
 

@@ -45,8 +45,11 @@ def part_grade(*, raw: str, part: Part, params: Mapping[str, Any], student_id: i
 def earlier_answers(*, part: Part, keys: list[str], params: Mapping[str, Any],
                     student_id: int, course_id: int) -> dict[str, Earlier]:
     """The student's latest usable answer to each earlier part named in `keys`, with each
-    part's key value in the variant (one query for the answers, one for the parts)."""
-    parts = {p.key: p for p in Part.objects.filter(exercise_id=part.exercise_id, key__in=keys)}
+    part's key value in the variant (one query for the answers, one for the exercise's
+    parts, whose keys a chain of carried parts needs)."""
+    siblings = {p.key: p for p in Part.objects.filter(exercise_id=part.exercise_id)}
+    parts = {k: siblings[k] for k in keys if k in siblings}
+    specs = {k: p.spec for k, p in siblings.items()}
     latest: dict[int, str] = {}
     rows = (Submission.objects.filter(student_id=student_id, course_id=course_id,
                                       part_id__in=[p.pk for p in parts.values()],
@@ -59,7 +62,7 @@ def earlier_answers(*, part: Part, keys: list[str], params: Mapping[str, Any],
         stored = latest.get(earlier_part.pk)
         label = f"({key})"
         value = None if stored is None else answer_value(stored, earlier_part.spec, params)
-        out[key] = Earlier(label, value, key_value(earlier_part.spec, params))
+        out[key] = Earlier(label, value, key_value(earlier_part.spec, params, specs))
     return out
 
 

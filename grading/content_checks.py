@@ -47,7 +47,8 @@ def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
     if problems:
         return problems
     try:
-        carried = {carried_name(k): key_value(earlier[k], params) for k in carried_keys(spec)}
+        carried = {carried_name(k): key_value(earlier[k], params, earlier)
+                   for k in carried_keys(spec)}
     except (ValueError, TypeError, ArithmeticError) as exc:
         return [f"'reference': an earlier part's key cannot be computed: {exc}"]
     return list(self_check(resolved_spec(spec), {**params, **carried}))

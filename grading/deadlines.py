@@ -1,8 +1,11 @@
-"""Deadlines: when an exercise closes for a student, counting any extension granted to them,
-and setting them (instructors only)."""
+"""Deadlines: when an exercise is due for a student (counting any extension granted to them),
+when it closes (the course's late window), what a late answer costs, and setting them
+(instructors; extensions also TAs where the course allows it)."""
 
+import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -10,7 +13,7 @@ from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise
 from grading.events import grade_changed_record
-from grading.models import Deadline, DeadlineExtension
+from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
 
 
@@ -28,6 +31,120 @@ def deadline_for(*, student: User, course: Course, exercise: Exercise) -> dateti
     return max(deadline, extended) if extended is not None else deadline
 
 
+def deadline_policy_of(*, course: Course) -> DeadlinePolicy:
+    """The course's deadline policy (an unsaved default one when none was set); one query."""
+    policy = DeadlinePolicy.objects.filter(course=course).first()
+    return policy if policy is not None else DeadlinePolicy(course=course)
+
+
+def policy_zone(policy: DeadlinePolicy) -> ZoneInfo:
+    """The policy's time zone (UTC for a name this machine does not know)."""
+    try:
+        return ZoneInfo(policy.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+@dataclass(frozen=True)
+class DeadlineStatus:
+    """One student's deadline on one exercise, and what it means at a moment."""
+
+    due_at: datetime | None  # the student's: the course's, or their extension's when later
+    course_due_at: datetime | None
+    extension_reason: str | None  # None: no extension applies
+    policy: DeadlinePolicy
+
+    @property
+    def extended(self) -> bool:
+        return self.extension_reason is not None
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return policy_zone(self.policy)
+
+    @property
+    def closes_at(self) -> datetime | None:
+        """When answers stop being taken: the due date, or the end of the late window."""
+        if self.due_at is None:
+            return None
+        if self.policy.late == DeadlinePolicy.Late.REFUSED:
+            return self.due_at
+        return self.due_at + timedelta(days=self.policy.late_days)
+
+    def closed(self, at: datetime) -> bool:
+        closes = self.closes_at
+        return closes is not None and at > closes
+
+    def late(self, at: datetime) -> bool:
+        return self.due_at is not None and at > self.due_at
+
+    def days_late(self, at: datetime) -> int:
+        """Whole days late, a started day counting as one (0 on time)."""
+        if self.due_at is None or at <= self.due_at:
+            return 0
+        return math.ceil((at - self.due_at) / timedelta(days=1))
+
+    def late_factor(self, at: datetime) -> float:
+        """What a score submitted at `at` is multiplied by (1.0 on time)."""
+        if not self.late(at):
+            return 1.0
+        share = max(0.0, min(1.0, self.policy.late_share))
+        if self.policy.late == DeadlinePolicy.Late.PER_DAY:
+            return max(0.0, 1.0 - share * self.days_late(at))
+        if self.policy.late == DeadlinePolicy.Late.FLAT:
+            return 1.0 - share
+        return 0.0
+
+    def late_note(self, at: datetime) -> str:
+        """The late penalty in words, for the score explanation ("" on time)."""
+        if not self.late(at):
+            return ""
+        days = self.days_late(at)
+        percent = round(100 * (1.0 - self.late_factor(at)))
+        when = f"{days} day{'s' if days != 1 else ''} late"
+        if self.policy.late == DeadlinePolicy.Late.PER_DAY:
+            share = round(100 * self.policy.late_share)
+            return f"Submitted {when}: {percent}% off the score ({share}% per day late)."
+        return f"Submitted {when}: {percent}% off the score (the course's late penalty)."
+
+    def local(self, value: datetime | None) -> datetime | None:
+        return None if value is None else value.astimezone(self.zone)
+
+
+def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
+    """The student's deadline on every exercise of the course that has one, by exercise id
+    (exercises without a deadline are absent); three queries."""
+    policy = deadline_policy_of(course=course)
+    due = dict(Deadline.objects.filter(course=course).values_list("exercise_id", "due_at"))
+    extensions = {e.exercise_id: e for e in DeadlineExtension.objects.filter(
+        course=course, student=student)}
+    statuses = {}
+    for exercise_id, course_due in due.items():
+        extension = extensions.get(exercise_id)
+        later = extension is not None and extension.due_at > course_due
+        statuses[exercise_id] = DeadlineStatus(
+            due_at=extension.due_at if later and extension else course_due,
+            course_due_at=course_due,
+            extension_reason=(extension.reason if later and extension else None),
+            policy=policy)
+    return statuses
+
+
+def deadline_status(*, student: User, course: Course, exercise: Exercise) -> DeadlineStatus | None:
+    """`deadline_statuses` for one exercise (None: it has no deadline); three queries."""
+    course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
+        "due_at", flat=True).first()
+    if course_due is None:
+        return None
+    extension = DeadlineExtension.objects.filter(course=course, exercise=exercise,
+                                                 student=student).first()
+    later = extension is not None and extension.due_at > course_due
+    return DeadlineStatus(due_at=extension.due_at if later and extension else course_due,
+                          course_due_at=course_due,
+                          extension_reason=extension.reason if later and extension else None,
+                          policy=deadline_policy_of(course=course))
+
+
 @dataclass(frozen=True)
 class ExerciseDeadline:
     exercise: Exercise
@@ -38,11 +155,20 @@ class ExerciseDeadline:
 class DeadlineList:
     exercises: list[ExerciseDeadline]
     extensions: list[DeadlineExtension]
+    policy: DeadlinePolicy
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return policy_zone(self.policy)
+
+    @property
+    def late_choices(self) -> list[tuple[str, str]]:
+        return list(DeadlinePolicy.Late.choices)
 
 
 def deadline_list(*, course: Course) -> DeadlineList:
-    """The course's exercises with their deadlines, and every extension granted. Three
-    queries."""
+    """The course's exercises with their deadlines, every extension granted and the course's
+    deadline policy. Four queries."""
     deadlines = {d.exercise_id: d for d in Deadline.objects.filter(course=course)}
     exercises = Exercise.objects.active().filter(module_id=course.module_id).order_by("order")
     extensions = list(
@@ -52,6 +178,7 @@ def deadline_list(*, course: Course) -> DeadlineList:
     return DeadlineList(
         exercises=[ExerciseDeadline(exercise=e, deadline=deadlines.get(e.pk)) for e in exercises],
         extensions=extensions,
+        policy=deadline_policy_of(course=course),
     )
 
 
@@ -85,9 +212,10 @@ def extension_set(*, course: Course, exercise_id: int, student_id: int,
     """Give one student a later deadline on an exercise (`due_at` None withdraws it).
 
     An extension never shortens the course deadline. Raises PermissionDenied unless `by` is
-    an instructor of the course, Http404 for a student or exercise not in the course.
+    an instructor of the course (or one of its TAs, where the course lets TAs grant
+    extensions), Http404 for a student or exercise not in the course.
     """
-    require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
+    require_role(course, by, extension_granters(course=course))
     exercise = course_exercise(course, exercise_id)
     student = course_student(course, student_id)
     extension: DeadlineExtension | None = None
@@ -103,3 +231,50 @@ def extension_set(*, course: Course, exercise_id: int, student_id: int,
     grade_changed_record(course_id=course.pk, student_id=student.pk, exercise_id=exercise.pk,
                          reason="extension")
     return extension
+
+
+def extension_granters(*, course: Course) -> tuple[str, ...]:
+    """The roles that may grant extensions in the course (one query)."""
+    if deadline_policy_of(course=course).tas_grant_extensions:
+        return (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+    return (Enrollment.Role.INSTRUCTOR,)
+
+
+@transaction.atomic(durable=True)
+def deadline_set_module(*, course: Course, due_at: datetime | None, by: User) -> int:
+    """Set (or with `due_at` None remove) one due date for every active exercise of the
+    course's module; returns how many exercises it applies to. Instructors only."""
+    require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
+    exercises = list(Exercise.objects.active().filter(module_id=course.module_id))
+    if due_at is None:
+        Deadline.objects.filter(course=course, exercise__in=exercises).delete()
+        return len(exercises)
+    for exercise in exercises:
+        Deadline.objects.update_or_create(course=course, exercise=exercise,
+                                          defaults={"due_at": _aware(due_at), "updated_by": by})
+    return len(exercises)
+
+
+LATE_CHOICES = tuple(DeadlinePolicy.Late.values)
+
+
+@transaction.atomic(durable=True)
+def deadline_policy_set(*, course: Course, time_zone: str, late: str, late_share: float,
+                        late_days: int, tas_grant_extensions: bool, by: User) -> DeadlinePolicy:
+    """Set the course's deadline policy. Raises StaffActionRefused for an unknown time zone,
+    a late rule not in LATE_CHOICES, a share outside 0..1 or negative days; PermissionDenied
+    unless `by` is an instructor of the course."""
+    require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
+    zone = time_zone.strip()
+    if zone not in available_timezones():
+        raise StaffActionRefused(f"Unknown time zone {zone!r}: use a name such as Europe/London.")
+    if late not in LATE_CHOICES:
+        raise StaffActionRefused(f"Late answers are one of: {', '.join(LATE_CHOICES)}.")
+    if not 0.0 <= late_share <= 1.0:
+        raise StaffActionRefused("The late penalty is a share between 0 and 1 (0.1 is 10%).")
+    if late_days < 0 or late_days > 365:
+        raise StaffActionRefused("Late answers are taken for 0 to 365 days.")
+    policy, _ = DeadlinePolicy.objects.update_or_create(course=course, defaults={
+        "time_zone": zone, "late": late, "late_share": late_share, "late_days": late_days,
+        "tas_grant_extensions": tas_grant_extensions})
+    return policy

@@ -167,6 +167,31 @@ class DeadlineExtension(models.Model):
         return f"{self.student_id} {self.exercise_id} until {self.due_at:%Y-%m-%d %H:%M}"
 
 
+class DeadlinePolicy(models.Model):
+    """How a course's deadlines work: the time zone they are set and shown in, whether late
+    answers are taken and at what cost, and whether TAs grant extensions (none: UTC, late
+    answers refused, instructors only)."""
+
+    class Late(models.TextChoices):
+        REFUSED = "refused", "Refused after the deadline"
+        PER_DAY = "per_day", "Accepted, losing a share of the score per day late"
+        FLAT = "flat", "Accepted, losing one flat share of the score"
+
+    course = models.OneToOneField(Course, on_delete=models.PROTECT, related_name="deadline_policy")
+    time_zone = models.CharField(max_length=64, default="UTC",
+                                 help_text="IANA name, e.g. Europe/London")
+    late = models.CharField(max_length=8, choices=Late.choices, default=Late.REFUSED)
+    late_share = models.FloatField(default=0.0, help_text="share of the score lost (0..1), "
+                                                          "per day (or part of one) or flat")
+    late_days = models.PositiveIntegerField(default=0, help_text=(
+        "days after the deadline late answers are taken"))
+    tas_grant_extensions = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"deadlines of {self.course_id}: {self.time_zone}, late {self.late}"
+
+
 class DefaultVariant(models.Model):
     """A student who gets every exercise's default variant in a course: the module's own
     numbers (0.85 and 40 steps, ...) instead of numbers drawn from a seed.

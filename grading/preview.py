@@ -11,9 +11,11 @@ from typing import Any
 
 from courses.rendering import latex_to_html
 from grading.checkers import FormatError, checker_for
+from grading.checkers.forms import FORMS, KEY_FORMS, form_check
 
 #: Answer types whose reading is worth previewing (maths typed as text).
-PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity"})
+PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity",
+                             "set", "list", "equation"})
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class AnswerPreview:
     mathml: str = ""
     message: str = ""
     position: int | None = None
+    form: str = ""  # the required form as the reader sees it ("expanded", "not factored ...")
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable form (what the preview endpoint returns)."""
@@ -50,4 +53,21 @@ def answer_preview(*, raw: str, spec: Mapping[str, Any]) -> AnswerPreview:
     except FormatError as exc:
         return AnswerPreview(valid=False, message=exc.message, position=exc.position)
     mathml = latex_to_html(answer.latex) if answer.latex else ""
-    return AnswerPreview(valid=True, canonical=answer.canonical, mathml=mathml)
+    return AnswerPreview(valid=True, canonical=answer.canonical, mathml=mathml,
+                         form=_form_seen(answer, spec))
+
+
+def _form_seen(answer: Any, spec: Mapping[str, Any]) -> str:
+    """Which of the spec's required forms the answer is in, decided on its own tree (the
+    forms that compare with the key are left out: the preview never reads the key)."""
+    forms = spec.get("form")
+    names = [forms] if isinstance(forms, str) else forms if isinstance(forms, list) else []
+    names = [n for n in names if isinstance(n, str) and n in FORMS and n not in KEY_FORMS]
+    expr = getattr(answer, "expr", None)
+    if not names or expr is None:
+        return ""
+    variables = [str(v) for v in spec.get("variables") or []]
+    failure = form_check(expr.node, names, variables)
+    if failure is None:
+        return "In the required form: " + ", ".join(FORMS[n] for n in names) + "."
+    return f"Not yet {FORMS[failure.name]}."

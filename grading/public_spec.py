@@ -12,6 +12,9 @@ PUBLIC_SPEC_KEYS = (
     # what the answer must look like (forms.py, marking_rules.py): the student is told
     "form", "required_functions", "forbidden_functions", "forbidden_operators",
     "rename_variables", "equivalent_up_to",
+    # how sets, lists, equations and strings are compared (never their keys or patterns)
+    "reduced", "ordered", "duplicates", "system", "case_sensitive", "whitespace",
+    "max_distance",
 )
 
 

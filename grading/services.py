@@ -24,7 +24,7 @@ from django.utils import timezone
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
-from grading.deadlines import deadline_for
+from grading.deadlines import deadline_status
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
 from grading.progress import (
@@ -156,13 +156,31 @@ def _enrolled(student: User, course: Course, enrollment: Enrollment | None) -> b
 
 
 def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise) -> None:
-    due = deadline_for(student=student, course=course, exercise=exercise)
-    if due is not None and timezone.now() > due:
-        shown = timezone.localtime(due).strftime("%Y-%m-%d %H:%M %Z")
+    status = deadline_status(student=student, course=course, exercise=exercise)
+    if status is not None and status.closed(timezone.now()):
+        due = status.local(status.due_at)
+        shown = due.strftime("%d %b %Y, %H:%M ") + status.policy.time_zone if due else ""
+        late = (f" (late answers were taken until "
+                f"{status.local(status.closes_at):%d %b %Y, %H:%M})"
+                if status.closes_at != status.due_at else "")
         raise SubmissionRefused(
-            f"The deadline for this exercise was {shown}; answers are no longer accepted. "
-            "Ask your instructor if you need an extension."
+            f"The deadline for this exercise was {shown}{late}; answers are no longer "
+            "accepted. Ask your instructor if you need an extension."
         )
+
+
+def _late_adjusted(submission: Submission, score: float | None,
+                   feedback: str) -> tuple[float | None, str]:
+    """The score and feedback of an answer stored after its deadline, within the course's late
+    window: the late penalty applied and said (on time: unchanged)."""
+    status = deadline_status(student=submission.student, course=submission.course,
+                             exercise=submission.part.exercise)
+    if status is None or not status.late(submission.created_at):
+        return score, feedback
+    note = status.late_note(submission.created_at)
+    if score is not None:
+        score *= status.late_factor(submission.created_at)
+    return score, f"{feedback} {note}".strip()
 
 
 @observe_submission_grade
@@ -239,11 +257,12 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
                 feedback="Prediction recorded. Running the lab...", counts=True,
                 answer_key=key, grading_failures=0))
         else:
+            score, feedback = _late_adjusted(
+                submission, penalised(_score_or_none(result.score), exercise.penalty,
+                                      attempts_before + 1), result.feedback)
             done(verdict=NewVerdict(
                 outcome=outcome, canonical=result.canonical, counts=True, answer_key=key,
-                score=penalised(_score_or_none(result.score), exercise.penalty,
-                                attempts_before + 1),
-                feedback=result.feedback, misconception=result.misconception or "",
+                score=score, feedback=feedback, misconception=result.misconception or "",
                 grading_failures=0))
             if getattr(row, "carried", False):
                 carried_parts_regrade(submission=submission)  # later parts use this answer

@@ -78,7 +78,7 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
     answer) the row is moved by difference, else re-aggregated. `part_points` and
     `part_active` go with `latest` (the part's points and whether it counts in the totals).
     """
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # the caller's transaction, no savepoint
         before = (submission.outcome, submission.score)
         now = timezone.now()
         fields: dict[str, Any] = {"outcome": verdict.outcome, "score": verdict.score,
@@ -143,7 +143,7 @@ def grade_override_recorded(*, course_id: int, student_id: int, part_id: int,
     """An override of the student's grade on the part was stored (grading/overrides.py):
     refresh the progress row and totals once and record "grade.changed", in the caller's
     transaction."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         progress_refresh(course_id=course_id, student_id=student_id, part_id=part_id)
         grade_changed_record(course_id=course_id, student_id=student_id,
                              exercise_id=exercise_id, reason="override")

@@ -2,6 +2,8 @@
 
 from django import forms
 
+from grading.models import DeadlinePolicy
+
 
 class ReviewForm(forms.Form):
     points = forms.FloatField(min_value=0)
@@ -26,3 +28,22 @@ class ExtensionForm(forms.Form):
     due_at = forms.DateTimeField(required=False, help_text="empty: withdraw the extension",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     reason = forms.CharField(required=False, max_length=2000)
+
+
+class ModuleDeadlineForm(forms.Form):
+    due_at = forms.DateTimeField(required=False, help_text="empty: no deadline on any exercise",
+                                 input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+
+
+class DeadlinePolicyForm(forms.Form):
+    time_zone = forms.CharField(max_length=64)
+    late = forms.ChoiceField(choices=DeadlinePolicy.Late.choices)
+    late_percent = forms.FloatField(min_value=0, max_value=100, required=False, initial=0)
+    late_days = forms.IntegerField(min_value=0, max_value=365, required=False, initial=0)
+    tas_grant_extensions = forms.BooleanField(required=False)
+
+    def clean_late_percent(self) -> float:
+        return float(self.cleaned_data.get("late_percent") or 0)
+
+    def clean_late_days(self) -> int:
+        return int(self.cleaned_data.get("late_days") or 0)

@@ -12,16 +12,33 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from core.query_params import int_param
-from grading.deadlines import deadline_list, deadline_set, extension_set
+from grading.deadlines import (
+    deadline_list,
+    deadline_policy_of,
+    deadline_policy_set,
+    deadline_set,
+    deadline_set_module,
+    extension_granters,
+    extension_set,
+    policy_zone,
+)
 from grading.overrides import grade_override_create
 from grading.reviews import review_create
 from grading.staff import StaffActionRefused
 from instructor import exports
 from instructor.access import StaffAccess, dashboard_access
-from instructor.forms import DeadlineForm, ExtensionForm, OverrideForm, ReviewForm
+from instructor.forms import (
+    DeadlineForm,
+    DeadlinePolicyForm,
+    ExtensionForm,
+    ModuleDeadlineForm,
+    OverrideForm,
+    ReviewForm,
+)
 from instructor.labs import labs_overview
 from instructor.misconceptions import misconception_profile
 from instructor.overview import course_overview
@@ -134,7 +151,9 @@ def labs(request: HttpRequest, access: StaffAccess) -> HttpResponse:
 @staff_view
 def student(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
     return _page(request, access, "student.html", "matrix",
-                 detail=student_detail(course=access.course, student_id=student_id))
+                 detail=student_detail(course=access.course, student_id=student_id),
+                 may_extend=access.role in extension_granters(course=access.course),
+                 zone=policy_zone(deadline_policy_of(course=access.course)))
 
 
 @require_POST
@@ -150,9 +169,11 @@ def student_override(request: HttpRequest, access: StaffAccess, student_id: int)
 @require_POST
 @staff_view
 def student_extension(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
-    if not access.can_manage_deadlines:
-        raise PermissionDenied("Only the course's instructors change deadlines.")
-    _submit(request, ExtensionForm(request.POST), lambda data: extension_set(
+    # extension_set refuses whoever may not grant one (TAs, unless the course lets them).
+    with timezone.override(policy_zone(deadline_policy_of(course=access.course))):
+        form = ExtensionForm(request.POST)
+        form.is_valid()
+    _submit(request, form, lambda data: extension_set(
         course=access.course, exercise_id=data["exercise"], student_id=student_id,
         due_at=data["due_at"], reason=data["reason"], by=access.user,
     ), "Extension saved.")
@@ -181,10 +202,24 @@ def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     if request.method == "POST":
         if not access.can_manage_deadlines:
             raise PermissionDenied("Only the course's instructors change deadlines.")
-        _submit(request, DeadlineForm(request.POST), lambda data: deadline_set(
-            course=access.course, exercise_id=data["exercise"], due_at=data["due_at"],
-            by=access.user,
-        ), "Deadline saved.")
+        action = request.POST.get("action", "exercise")
+        # Dates typed on this page are in the course's time zone.
+        with timezone.override(policy_zone(deadline_policy_of(course=access.course))):
+            if action == "policy":
+                _submit(request, DeadlinePolicyForm(request.POST), lambda data: deadline_policy_set(
+                    course=access.course, time_zone=data["time_zone"], late=data["late"],
+                    late_share=data["late_percent"] / 100, late_days=data["late_days"],
+                    tas_grant_extensions=data["tas_grant_extensions"], by=access.user,
+                ), "Deadline rules saved.")
+            elif action == "module":
+                _submit(request, ModuleDeadlineForm(request.POST), lambda data: deadline_set_module(
+                    course=access.course, due_at=data["due_at"], by=access.user,
+                ), "Due date set for every exercise of the module.")
+            else:
+                _submit(request, DeadlineForm(request.POST), lambda data: deadline_set(
+                    course=access.course, exercise_id=data["exercise"], due_at=data["due_at"],
+                    by=access.user,
+                ), "Deadline saved.")
         return redirect(_url("deadlines", access))
     return _page(request, access, "deadlines.html", "deadlines",
                  deadlines=deadline_list(course=access.course))

@@ -13,7 +13,6 @@ A part opts in with `lab = "<lab slug>"` and `measure = "<result key>"` in its s
 """
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -24,6 +23,7 @@ from grading.models import Submission
 from grading.variant_assignment import variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
+from labs.prediction_holds import prediction_held
 from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
 
 logger = logging.getLogger(__name__)
@@ -52,22 +52,10 @@ def spec_against_measurement(spec: dict[str, Any], measured: Any) -> dict[str, A
     return graded
 
 
-#: Predicates that hold a stored prediction back from its lab run: a live session (live/)
-#: grades the room's predictions together when the instructor runs the lab.
-_holds: list[Callable[[Submission], bool]] = []
-
-
-def prediction_hold_register(held: Callable[[Submission], bool]) -> None:
-    """Install a predicate: a prediction it holds gets no lab run from `prediction_submit`
-    (nor from the recovery sweep) until its holder calls `prediction_run_request` itself."""
-    if held not in _holds:
-        _holds.append(held)
-
-
 def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submission:
     """Request the lab run that will grade the stored prediction `submission`, unless a
     registered hold keeps it for later (see `prediction_hold_register`)."""
-    if any(held(submission) for held in _holds):
+    if prediction_held(submission):
         return submission
     prediction_run_request(submission, params)
     return submission

@@ -2,7 +2,7 @@
 that keeps a prediction answered in a live session from its lab run until the reveal."""
 
 from grading.models import Submission
-from labs.predictions import prediction_hold_register
+from labs.prediction_holds import prediction_hold_register
 from live.models import LiveAnswer, LiveSession
 
 #: Until the reveal has graded it (a crashed reveal task is retried), the session owns it.

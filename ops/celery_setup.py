@@ -5,7 +5,8 @@
 - log one line per task through django-structlog, in the context of the request that queued
   it (request_id, user_id, course travel in the message headers; see ops/log_context.py);
 - heartbeat into the database from its main process (ops/heartbeat.py) while it runs;
-- let prometheus_client know when a pool process ends (multiprocess mode).
+- let prometheus_client know when a pool process ends (multiprocess mode);
+- survive a Redis broker that drops its connections (ops/kombu_redis_restore.py).
 """
 
 import contextlib
@@ -58,6 +59,9 @@ def celery_configure(app: Celery) -> None:
     """Connect the operations hooks to `app` and to Celery's worker signals (idempotent)."""
     from django_structlog.celery.steps import DjangoStructLogInitStep
 
+    from ops.kombu_redis_restore import kombu_redis_restore_guard
+
+    kombu_redis_restore_guard()
     app.steps["worker"].add(DjangoStructLogInitStep)
     setup_logging.connect(_logging_from_django, weak=False, dispatch_uid="ops-logging")
     worker_ready.connect(_heartbeat_start, weak=False, dispatch_uid="ops-heartbeat-start")

@@ -1,7 +1,10 @@
 """Readiness checks on django-health-check's HealthCheck API (4.x: dataclasses whose `run()`
 raises ServiceUnavailable with a message fit for the public).
 
-Beside the library's Database and Cache checks, readiness runs:
+Beside the library's Database check, readiness runs:
+
+- Cache: writes and reads a value; for the Redis cache that falls back to memory
+  (ops/cache.py), in Redis itself, so an outage the requests survive is still reported.
 
 - Broker: really connects to the Celery broker (Redis: a connection and a PING), or, for the
   embedded filesystem broker, finds its folders and writes and removes a file in the queue
@@ -20,6 +23,7 @@ executor threads.
 import dataclasses
 import shutil
 import tempfile
+import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -82,6 +86,29 @@ class Broker(HealthCheck):
         except OSError as exc:
             raise ServiceUnavailable(
                 "the filesystem broker's queue folder is not writable") from exc
+
+
+@dataclasses.dataclass
+class Cache(HealthCheck):
+    """The default cache stores and returns a value (see the module)."""
+
+    def run(self) -> None:
+        from django.core.cache import caches
+
+        cache = caches["default"]
+        try:
+            primary_check = getattr(cache, "primary_check", None)
+            if primary_check is not None:
+                primary_check()
+                return
+            key = f"health-probe:{uuid.uuid4().hex}"
+            cache.set(key, "ok", 5)
+            if cache.get(key) != "ok":
+                raise ServiceUnavailable("the cache did not return the value written")
+        except ServiceUnavailable:
+            raise
+        except Exception as exc:
+            raise ServiceUnavailable(f"cannot reach the cache ({type(exc).__name__})") from exc
 
 
 @dataclasses.dataclass
@@ -159,7 +186,7 @@ class DiskSpace(HealthCheck):
 #: The readiness checks and the names they have in the JSON body.
 READINESS_CHECKS: dict[str, str | type[HealthCheck]] = {
     "database": "health_check.checks.Database",
-    "cache": "health_check.checks.Cache",
+    "cache": Cache,
     "broker": Broker,
     "worker": CeleryWorker,
     "migrations": Migrations,

@@ -26,8 +26,11 @@ SENSITIVE_KEYS = frozenset({
 })
 _SENSITIVE_SUFFIXES = ("_password", "_secret", "_token", "_jwt", "_answer", "_cookie")
 
+# q, search, query, email, username: staff searches (`progress/?q=<name or e-mail>`) name a
+# person, and a log line must not outlive that person's erasure.
 _QUERY_NAMES = (r"password|passwd|token|access_token|id_token|api_key|apikey|key|secret|"
-                r"sessionid|csrftoken|csrfmiddlewaretoken|jwt|answer|raw_answer")
+                r"sessionid|csrftoken|csrfmiddlewaretoken|jwt|answer|raw_answer|"
+                r"q|search|query|email|username")
 _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Authorization: Bearer <token>, wherever it appears.
     (re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{8,}"), rf"\1\2{REDACTED}"),

@@ -31,11 +31,16 @@ def personal_data_html(export: dict[str, Any]) -> str:
 
 
 def personal_data_write(*, user: User, folder: Path) -> tuple[Path, Path]:
-    """Write `user-<id>.json` and `user-<id>.html` into `folder` (created); returns the paths."""
+    """Write `user-<id>.json` and `user-<id>.html` (mode 0600) into `folder` (created);
+    returns the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     export = personal_data_export(user=user)
     json_path = folder / f"user-{user.pk}.json"
     html_path = folder / f"user-{user.pk}.html"
-    json_path.write_text(json.dumps(export, indent=2, ensure_ascii=False), encoding="utf-8")
-    html_path.write_text(personal_data_html(export), encoding="utf-8")
+    # Readable by the operator only (0600): the files hold a person's data.
+    for path, text in ((json_path, json.dumps(export, indent=2, ensure_ascii=False)),
+                       (html_path, personal_data_html(export))):
+        path.touch(mode=0o600)
+        path.chmod(0o600)
+        path.write_text(text, encoding="utf-8")
     return json_path, html_path

@@ -7,17 +7,19 @@ depend on how many attempts a student made or how many students a course has.
 """
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Prefetch
 from django.http import Http404
+from django.utils import timezone
 
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
+from grading.deadlines import DeadlineStatus, deadline_statuses
 from grading.models import Submission
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import public_spec
@@ -65,6 +67,10 @@ class PartView:
     history: list[Submission]
     prediction: PredictionView | None = None
     answers: list[AnswerView] = field(default_factory=list)  # the history, described
+    #: why the last answer sent was not accepted (deadline, attempts, not enrolled, ...),
+    #: shown at the part
+    notice: str = ""
+    closed: bool = False  # the exercise's deadline (and late window) has passed
 
     @property
     def latest(self) -> Submission | None:
@@ -89,8 +95,8 @@ class PartView:
 
     @property
     def can_answer(self) -> bool:
-        """Whether a form is shown: attempts left and not yet solved."""
-        return not self.state.solved and self.state.left != 0
+        """Whether a form is shown: attempts left, not yet solved, not closed by a deadline."""
+        return not self.state.solved and self.state.left != 0 and not self.closed
 
     @property
     def waiting(self) -> bool:
@@ -121,6 +127,9 @@ class ExerciseView:
     numbers: list[VariantNumber] = field(default_factory=list)
     #: whether those are the module's own numbers (the default variant)
     module_numbers: bool = False
+    #: the student's deadline on it (None: no deadline), and whether it has closed
+    deadline: DeadlineStatus | None = None
+    closed: bool = False
 
     @property
     def slug(self) -> str:
@@ -198,6 +207,8 @@ class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]
     role: str = Enrollment.Role.STUDENT  # the user's role in the course
+    #: the exercises with a deadline for the user, soonest first, and whether each closed
+    deadlines: list[tuple[Exercise, DeadlineStatus, bool]] = field(default_factory=list)
 
     @property
     def role_label(self) -> str:
@@ -242,7 +253,7 @@ def _prediction(part: Part, history: list[Submission], runs: dict[int, LabRun],
 
 
 def _part_view(part: Part, variant: Variant, history: list[Submission],
-               runs: dict[int, LabRun]) -> PartView:
+               runs: dict[int, LabRun], notice: str = "") -> PartView:
     spec = part.spec
     options = _options(spec)
     return PartView(
@@ -251,7 +262,7 @@ def _part_view(part: Part, variant: Variant, history: list[Submission],
         options=options, multiple=bool(spec.get("multiple")),
         state=attempt_state_from(history, max_attempts=part.exercise.max_attempts),
         history=history, prediction=_prediction(part, history, runs, options),
-        answers=answer_views(history, penalty=part.exercise.penalty),
+        answers=answer_views(history, penalty=part.exercise.penalty), notice=notice,
     )
 
 
@@ -264,12 +275,16 @@ def _progress(parts: Iterable[PartView]) -> SectionProgress:
     )
 
 
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> ModulePage:
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+                            notices: Mapping[int, str] | None = None) -> ModulePage:
     """The module of `course_slug` for a member: sections, figures, labs, exercises and the
-    user's own submissions, attempts left and predictions, in a constant number of queries.
+    user's own submissions, attempts left and predictions, in a constant number of queries
+    whatever the number of parts and answers. `notices`: {part id: why the last answer sent
+    to it was refused}, shown at those parts.
 
     Raises Http404 when the user is not an active member of the course.
     """
+    notices = notices or {}
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     course = enrollment.course
     student = cast(User, user)
@@ -297,6 +312,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         .annotate(n=Count("id")).values_list("lab_id", "n")
     )
 
+    statuses = deadline_statuses(student=student, course=course)
+    now = timezone.now()
     section_views: list[SectionView] = []
     exercises: list[ExerciseView] = []
     for section in sections:
@@ -305,12 +322,17 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
         for exercise in section.exercises.all():
             variant = variant_for(student=student, course=course, exercise=exercise)
             parts = list(exercise.parts.all())
+            status = statuses.get(exercise.pk)
+            closed = status is not None and status.closed(now)
             view = ExerciseView(
                 exercise=exercise, prompt=variant.prompt(exercise.prompt),
-                parts=[_part_view(part, variant, history[part.pk], runs) for part in parts],
+                parts=[replace(_part_view(part, variant, history[part.pk], runs,
+                                          notices.get(part.pk, "")), closed=closed)
+                       for part in parts],
                 numbers=variant_numbers(exercise=exercise, variant=variant,
                                         part_prompts=[p.prompt for p in parts]),
                 module_numbers=variant.is_default,
+                deadline=status, closed=closed,
             )
             (predictions if view.is_prediction else own).append(view)
         exercises.extend(own)
@@ -327,7 +349,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str) -> 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with the user's role in it, its module's sections and
     the user's progress in each (parts answered and solved), in four queries whatever the
-    number of courses."""
+    number of courses, plus three per course the user studies in (their deadlines there; four
+    when it has some)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
     module_ids = {c.module_id for c in courses}
     sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
@@ -353,8 +376,15 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
                 solved=sum(1 for pk in ids
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
             )))
-        result.append(CourseProgress(course=course, sections=rows,
-                                     role=getattr(course, "user_role", Enrollment.Role.STUDENT)))
+        role = getattr(course, "user_role", Enrollment.Role.STUDENT)
+        dated: list[tuple[Exercise, DeadlineStatus, bool]] = []
+        if role == Enrollment.Role.STUDENT:
+            statuses = deadline_statuses(student=cast(User, user), course=course)
+            titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
+            now = timezone.now()
+            dated = sorted(((titles[pk], st, st.closed(now)) for pk, st in statuses.items()
+                            if pk in titles), key=lambda item: (item[2], item[1].due_at))
+        result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated))
     return result
 
 
@@ -366,6 +396,7 @@ class StudentPart:
     part: Part
     params: dict[str, Any]
     question: StudentQuestion | None = None  # the exercise and this part in the variant
+    variant: Variant | None = None  # drawn once per request, passed down to grading
 
     @property
     def course(self) -> Course:
@@ -392,7 +423,27 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
     question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
                                 variant=variant)
-    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question,
+                       variant=variant)
+
+
+def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,
+                          notice: str = "") -> PartView:
+    """One part as the module page shows it, for the answered-in-place fragment: the user's
+    answers to it, its attempts and, for a prediction, its lab run. One query (two for a
+    prediction), with the part and variant already read by `part_for_student`."""
+    part = target.part
+    history = list(Submission.objects.filter(student_id=user.pk, course_id=target.course.pk,
+                                             part_id=part.pk).order_by("created_at", "id"))
+    runs: dict[int, LabRun] = {}
+    if part.spec.get("lab"):
+        for run in LabRun.objects.filter(requester_id=user.pk, course_id=target.course.pk,
+                                         submission__in=[s.pk for s in history]) \
+                .order_by("queued_at", "id"):
+            runs[cast(int, run.submission_id)] = run
+    variant = target.variant or variant_for(student=cast(User, user), course=target.course,
+                                            exercise=part.exercise)
+    return _part_view(part, variant, history, runs, notice)
 
 
 @dataclass(frozen=True)

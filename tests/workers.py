@@ -54,12 +54,16 @@ class WorkerProcess:
                 self.kill()
 
 
-def start_worker(log_dir: Path, *, concurrency: int = 1, beat: bool = False) -> WorkerProcess:
-    """Start a worker on the test database and this session's queue; wait until it is ready."""
+def start_worker(log_dir: Path, *, concurrency: int = 1, beat: bool = False,
+                 broker_url: str | None = None) -> WorkerProcess:
+    """Start a worker on the test database and this session's queue (on `broker_url` when
+    given, e.g. a proxy the test can cut, else the test's broker); wait until it is ready."""
     name = uuid.uuid4().hex[:8]
     log_path = log_dir / f"worker-{name}.log"
     env = {**os.environ, "DATABASE_URL": test_database_url(),
            "DJANGO_SETTINGS_MODULE": "config.settings.test", "OPENBLAS_NUM_THREADS": "1"}
+    if broker_url is not None:
+        env["CELERY_BROKER_URL"] = broker_url
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=info",
                f"--concurrency={concurrency}", f"--hostname=test-{name}@%h",
                "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Pages and answers of signed-in people and API clients: private, no-store.
+    "core.cache_headers.PrivateResponsesMiddleware",
     # A NUL character in the address or a form body: 400 before any view (core/request_guards.py).
     "core.request_guards.NulCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -183,7 +185,19 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # A broker that does not answer costs a request at most ~2 s (connect timeout, one
     # retry); the message is then dropped and a sweep re-sends it (core/queueing.py).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 2}
+    # socket_timeout bounds every read (above kombu's 1 s BRPOP wait): a Redis that went
+    # silent (a partition, a hung host) is a connection error after 10 s, not a worker blocked
+    # for ever; keepalive finds half-open connections.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 2,
+                                       "socket_timeout": 10, "socket_keepalive": True}
+# A worker outlives broker outages of any length: it reconnects for ever (Celery's default
+# gives up after 100 tries, then the worker exits), at start as after a loss. Runs it held
+# keep running (the database fences them); their messages come back or are re-queued by the
+# sweeper. A supervisor restarts a worker that dies anyway (bin/run, docs/operations.md).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
                                     "interval_max": 0.2}
 CELERY_TASK_SERIALIZER = "json"
@@ -239,7 +253,11 @@ else:
 
 # Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
 # rate limits and throttles are shared by every web process.
+# A Redis cache degrades to per-process memory while Redis is away (ops/cache.py): nothing in
+# the cache is worth a failed request.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "ops.cache.FallbackRedisCache"
 
 CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 

@@ -1,7 +1,8 @@
 // Progressive enhancement for the grader's pages (our own code, no dependencies).
 // Every page works without this file: forms post and redirect, status pages have links.
-// With it: a live preview of how an answer is read, polling of lab runs and predictions,
-// and Figure 5.6's rows chosen without reloading the page.
+// With it: answers sent in place (the part is replaced by the server's fragment of its new
+// state, the rest of the page stays), a live preview of how an answer is read, polling of
+// lab runs and predictions, and Figure 5.6's rows chosen without reloading the page.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -48,6 +49,12 @@
         text.className = "preview-canonical";
         text.textContent = " (" + data.canonical + ")";
         box.append(label, maths, text);
+        if (data.form) {
+          var form = document.createElement("span");
+          form.className = "preview-form";
+          form.textContent = " " + data.form;
+          box.append(form);
+        }
         input.removeAttribute("aria-invalid");
       } else {
         box.classList.add("invalid");
@@ -122,7 +129,68 @@
     target.focus({ preventScroll: true });
   }
 
+  // One polite live region for the page: a replaced part's own live regions are new nodes,
+  // which screen readers do not announce reliably.
+  function announcer() {
+    var region = document.getElementById("answer-announcer");
+    if (!region) {
+      region = document.createElement("div");
+      region.id = "answer-announcer";
+      region.className = "visually-hidden";
+      region.setAttribute("aria-live", "polite");
+      region.setAttribute("role", "status");
+      document.body.appendChild(region);
+    }
+    return region;
+  }
+
+  // Answering in place: post the form, replace the part with the fragment of its new state,
+  // focus the verdict (or the refusal) and announce it. Any failure falls back to the
+  // plain post, which redirects back to the part.
+  function setupAnswering() {
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.classList || !form.classList.contains("answer-form")) { return; }
+      var submitter = event.submitter;
+      if (submitter && submitter.hasAttribute("formaction")) { return; }  // Preview
+      var part = form.closest(".part");
+      if (!part || !window.fetch || !window.FormData) { return; }
+      event.preventDefault();
+      if (form.getAttribute("data-busy")) { return; }
+      form.setAttribute("data-busy", "yes");
+      part.setAttribute("aria-busy", "true");
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { "X-Answer-Fragment": "1", Accept: "text/html" }
+      }).then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return response.text();
+      }).then(function (html) {
+        var holder = document.createElement("template");
+        holder.innerHTML = html.trim();
+        var fresh = holder.content.firstElementChild;
+        if (!fresh || fresh.id !== part.id) { throw new Error("not this part"); }
+        part.replaceWith(fresh);
+        fresh.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
+        fresh.querySelectorAll("[data-poll]").forEach(setupPoll);
+        var said = fresh.querySelector(".part-notice") || fresh.querySelector(".verdict");
+        var target = said || fresh;
+        if (!target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
+        target.focus({ preventScroll: false });
+        var region = announcer();
+        region.textContent = "";
+        var attempts = fresh.querySelector(".attempts");
+        var text = (said ? said.textContent : "") + " " + (attempts ? attempts.textContent : "");
+        setTimeout(function () { region.textContent = text.replace(/\s+/g, " ").trim(); }, 50);
+      }).catch(function () {
+        form.removeAttribute("data-busy");
+        form.submit();
+      });
+    });
+  }
+
   function start() {
+    setupAnswering();
     focusAnsweredPart();
     document.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
     document.querySelectorAll("[data-poll]").forEach(setupPoll);

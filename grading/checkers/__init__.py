@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from grading.checkers.alternatives import alternative_problems, check_alternatives
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 # Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "2.0.0"
+GRADER_VERSION = "2.1.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": NumericChecker(),
@@ -119,6 +120,7 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
     try:
         answer = checker.parse(raw, spec)
         verdict = checker.check(answer, spec, params or {})
+        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
     except FormatError as exc:
         return Result("invalid", None, exc.message, position=exc.position)
     return Result(
@@ -144,6 +146,7 @@ def grade_keyed(raw: str, spec: Mapping[str, Any],
     key = _key_of(answer)
     try:
         verdict = checker.check(answer, spec, params or {})
+        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
     except FormatError as exc:
         return Result("invalid", None, exc.message, position=exc.position), key
     return Result(
@@ -190,7 +193,7 @@ def validate_spec(spec: Mapping[str, Any]) -> list[str]:
         checker = _checker(spec)
     except ValueError as exc:
         return [str(exc)]
-    return checker.validate_spec(spec)
+    return checker.validate_spec(spec) + alternative_problems(checker, spec)
 
 
 def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
@@ -198,4 +201,5 @@ def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
     problems = validate_spec(spec)
     if problems:
         return problems
-    return _checker(spec).self_check(spec, params)
+    checker = _checker(spec)
+    return checker.self_check(spec, params) + alternative_problems(checker, spec, params)

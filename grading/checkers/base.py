@@ -27,6 +27,7 @@ Outcome = Literal["correct", "partial", "incorrect", "review"]
 COMMON_KEYS = frozenset({
     "type", "reference", "variables", "functions", "points", "prompt", "key",
     "misconceptions", "feedback_correct", "feedback_incorrect", "lab", "measure", "lab_params",
+    "alternatives",
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
 })
 

@@ -101,8 +101,23 @@ def resolved_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def key_value(spec: Mapping[str, Any], params: Mapping[str, Any]) -> Any:
-    """The value of a numeric, integer or vector part's key in a variant (float or list)."""
+def key_value(spec: Mapping[str, Any], params: Mapping[str, Any],
+              others: Mapping[str, Mapping[str, Any]] | None = None, _depth: int = 0) -> Any:
+    """The value of a numeric, integer or vector part's key in a variant (float or list).
+
+    A key that itself uses earlier answers (a chain: scores -> weight -> context) is computed
+    with the earlier parts' keys, taken from ``others`` (part key -> spec)."""
+    used = carried_keys(spec)
+    if used:
+        if _depth > 20:
+            raise ValueError("parts use each other's answers in a cycle")
+        others = others or {}
+        missing = [k for k in used if k not in others]
+        if missing:
+            raise ValueError(f"answer(\"{missing[0]}\") names no earlier part")
+        params = {**params, **{carried_name(k): key_value(others[k], params, others,
+                                                          _depth + 1) for k in used}}
+        spec = resolved_spec(spec)
     kind = spec.get("type")
     reference = spec.get("reference")
     if kind == "vector":

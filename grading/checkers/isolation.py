@@ -6,8 +6,12 @@ expression, and a Python thread cannot be stopped. So it runs in helper processe
 pipes, one JSON line per request: our own trees (mathparse.wire), never student text. A helper
 caps its own address space (RLIMIT_AS) and CPU time per request (RLIMIT_CPU, a safety net);
 the caller waits at most the budget, then kills the helper with SIGKILL, reaps it and answers
-None ("unknown": a person looks). Helpers are reused between requests and restarted after a
-kill. ``subprocess`` works everywhere this code runs: a runserver thread, a gunicorn sync
+None ("unknown": a person looks). Helpers are reused between requests; a killed one is
+replaced in the background, and a request that finds no idle helper while a replacement is
+starting waits for it within its own budget (never starting one itself), so no answer waits
+past its bound for a helper to start. Only a request that finds none idle and none starting
+(the first of a process, or more at once than the pool has run so far) starts one itself.
+``subprocess`` works everywhere this code runs: a runserver thread, a gunicorn sync
 worker, and a Celery prefork child (whose daemonic processes may not use ``multiprocessing``
 children). A pool inherited through ``fork`` is left to its owner and replaced.
 
@@ -133,6 +137,8 @@ class SympyPool:
     def _reset(self) -> None:
         self.owner = os.getpid()
         self.lock = threading.Lock()
+        self.ready = threading.Condition(self.lock)  # a helper became idle
+        self.starting = 0  # replacements being started in the background
         self.slots = threading.BoundedSemaphore(self.size)
         self.idle: list[_Helper] = []
         self.killed = 0  # helpers killed on timeout, for tests and operators
@@ -146,38 +152,56 @@ class SympyPool:
         """The helper's answer to ``request``, or None: timeout (the helper is killed), all
         helpers busy for the whole budget, or a helper that could not start or crashed.
 
-        ``timeout`` bounds the computation; starting a helper (about a second, once per
-        process and after each kill) is bounded separately by STARTUP_SECONDS."""
+        ``timeout`` bounds the wait for a helper being replaced plus the computation; a
+        helper this request starts itself (about a second: the first of a process, none being
+        replaced) is bounded separately by STARTUP_SECONDS."""
         self._check_fork()
         if not self.slots.acquire(timeout=timeout):
             return None
         try:
-            with self.lock:
+            deadline = time.monotonic() + timeout
+            with self.ready:
+                while not self.idle and self.starting:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return None  # the replacement is not up yet: no time left to ask
+                    self.ready.wait(remaining)
                 helper = self.idle.pop() if self.idle else None
+            budget = max(0.0, deadline - time.monotonic())  # less what waiting took
             if helper is None or helper.process.poll() is not None:
                 try:
                     helper = _Helper()
                 except OSError:
                     return None
-            answer = helper.ask(request, timeout)  # a helper's start is not counted
+                budget = timeout  # a start here (the first of a process) is not counted
+            answer = helper.ask(request, budget)
             if answer is None:
                 helper.kill()
                 with self.lock:
                     self.killed += 1
                     self.killed_pids = [*self.killed_pids[-9:], helper.pid]
                 # Start the replacement now, in the background, so the next request does
-                # not wait for it.
+                # not start (and wait for) one itself.
+                with self.lock:
+                    self.starting += 1
                 threading.Thread(target=self._replace_quietly, daemon=True).start()
                 return None
-            with self.lock:
+            with self.ready:
                 self.idle.append(helper)
+                self.ready.notify_all()
             return answer
         finally:
             self.slots.release()
 
     def _replace_quietly(self) -> None:
+        helper = None
         with contextlib.suppress(OSError):  # if it fails, the next request starts one itself
-            self.warm()
+            helper = _Helper()
+        with self.ready:
+            self.starting -= 1
+            if helper is not None:
+                self.idle.append(helper)
+            self.ready.notify_all()
 
     def warm(self) -> None:
         """Start one helper now (optional; the first request otherwise pays the start)."""
@@ -186,8 +210,9 @@ class SympyPool:
             if self.idle:
                 return
         helper = _Helper()
-        with self.lock:
+        with self.ready:
             self.idle.append(helper)
+            self.ready.notify_all()
 
     def close(self) -> None:
         """Stop every idle helper of this process."""

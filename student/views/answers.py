@@ -1,5 +1,6 @@
-"""Web pages of grading: answer a part (plain POST, then redirect), preview how an answer is
-read, and a student's own submissions with their status."""
+"""Web pages of grading: answer a part (in place from the page's script, else a plain POST
+and redirect), preview how an answer is read, and a student's own submissions with their
+status."""
 
 from typing import cast
 
@@ -14,31 +15,48 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from grading.preview import answer_preview
 from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
 from student.answer_forms import AnswerForm
-from student.selectors import part_for_student, submission_for_student
+from student.selectors import part_for_student, part_view_for_student, submission_for_student
 
 
 def _part_url(course_slug: str, part_id: int) -> str:
     return reverse("course-module", args=[course_slug]) + f"#part-{part_id}"
 
 
+#: Sent by config/static/grader.js: answer in place, reply with the part's new state only.
+FRAGMENT_HEADER = "X-Answer-Fragment"
+#: The tag of a message about one part (shown at that part on the module page).
+PART_TAG = "part-"
+
+
 @login_required
 @require_POST
 def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
-    """Store and grade the answer, then go back to the part on the module page (PRG).
+    """Store and grade the answer. From the page's script (header X-Answer-Fragment), reply
+    with the part's new state as an HTML fragment that replaces it; without JavaScript, go
+    back to the part on the module page (PRG).
 
     An unreadable answer is stored as invalid (no attempt used) and its message is shown
-    beside the part; a refusal (no attempts left, not enrolled) is shown as a message.
+    beside the part; a refusal (deadline passed, no attempts left, not enrolled) is shown
+    at the part too, in the fragment or on the page it redirects to.
     """
     target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
     form = AnswerForm(request.POST)
+    notice = ""
     if not form.is_valid():
-        messages.error(request, form.error_text())
-        return HttpResponseRedirect(_part_url(course_slug, part_id))
-    try:
-        submission_create(student=cast(User, request.user), course=target.course,
-                          part=target.part, raw_answer=form.cleaned_answer())
-    except SubmissionRefused as exc:
-        messages.error(request, str(exc))
+        notice = form.error_text()
+    else:
+        try:
+            submission_create(student=cast(User, request.user), course=target.course,
+                              part=target.part, raw_answer=form.cleaned_answer(),
+                              enrollment=target.enrollment, variant=target.variant)
+        except SubmissionRefused as exc:
+            notice = str(exc)
+    if request.headers.get(FRAGMENT_HEADER) == "1":
+        part = part_view_for_student(user=request.user, target=target, notice=notice)
+        return render(request, "student/_part.html", {
+            "part": part, "course": target.course, "exercise": target.part.exercise})
+    if notice:
+        messages.error(request, notice, extra_tags=f"{PART_TAG}{part_id}")
     return HttpResponseRedirect(_part_url(course_slug, part_id))
 
 

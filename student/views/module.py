@@ -1,5 +1,6 @@
 """Course pages: the home page with a user's courses and progress, and the module page."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -8,6 +9,7 @@ from django.views.decorators.http import require_GET
 from courses.models import Figure
 from labs.simulations.word_vectors import PARAMS, WORDS
 from student.selectors import course_progress_for_student, module_page_for_student
+from student.views.answers import PART_TAG
 
 #: The word pair Figure 5.1 highlights until the student chooses another: the lab's defaults.
 DEFAULT_PAIR = (PARAMS["word_a"]["default"], PARAMS["word_b"]["default"])
@@ -46,8 +48,18 @@ def home(request: HttpRequest) -> HttpResponse:
 def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
     """The module of a course, section by section, with the student's own work (404 for a
     course the user is not in). `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
-    page = module_page_for_student(user=request.user, course_slug=course_slug)
+    # Messages about one part (a refused answer) are shown at that part, the rest on top.
+    notices: dict[int, str] = {}
+    others = []
+    for message in messages.get_messages(request):
+        tag = next((t for t in message.extra_tags.split() if t.startswith(PART_TAG)), "")
+        if tag[len(PART_TAG):].isdigit():
+            notices[int(tag[len(PART_TAG):])] = str(message)
+        else:
+            others.append(message)
+    page = module_page_for_student(user=request.user, course_slug=course_slug, notices=notices)
     return render(request, "student/module.html", {
+        "messages": others,
         "page": page, "enrollment": page.enrollment, "course": page.course,
         "module": page.course.module, "pair": _pair(request), "row": _row(request),
         "revealed": _revealed(request),

@@ -97,12 +97,52 @@ def test_a_restore_that_differs_from_its_manifest_is_reported_and_fails(backup: 
     manifest = json.loads((backup / "manifest.json").read_text())
     manifest["tables"]["auth_user"]["rows"] += 1
     (backup / "manifest.json").write_text(json.dumps(manifest))
+    User.objects.create_user(username="xavier")
     out, err = StringIO(), StringIO()
-    with pytest.raises(CommandError, match=r"differs from the backup in 1 table\(s\)"):
+    with pytest.raises(CommandError, match=r"differs from the backup in 1 table\(s\)") as failed:
         call_command("restore_database", input=str(backup), confirm=True, replace=True,
                      stdout=out, stderr=err)
-    assert "DIFFERS auth_user: 2 rows restored, 3 backed up" in err.getvalue()
+    assert "auth_user: 2 rows restored, 3 backed up" in str(failed.value)
+    assert "was left as it was" in str(failed.value)
     assert "Verified" not in out.getvalue()
+    assert _usernames() == {"zoe", "yves", "xavier"}  # rehearsed in a scratch copy only
+
+
+def _reseal(backup: Path) -> None:
+    """Write the database file's current SHA-256 into the manifest, as a backup damaged
+    before its checksum was taken (a full disk, a copy cut short) would have it."""
+    from backups.manifest import file_sha256
+
+    manifest = json.loads((backup / "manifest.json").read_text())
+    manifest["database_sha256"] = file_sha256(backup / manifest["database_file"])
+    (backup / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_replace_with_a_truncated_backup_whose_checksum_matches_leaves_the_target_intact(
+        backup: Path) -> None:
+    manifest = json.loads((backup / "manifest.json").read_text())
+    database_file = backup / manifest["database_file"]
+    if connection.vendor == "sqlite":
+        # A SQLite file cut short fails its integrity check before anything is written; a
+        # file that is whole but lost rows is the kind that restores "successfully".
+        import sqlite3
+
+        with sqlite3.connect(database_file) as damaged:
+            damaged.execute("DELETE FROM auth_user WHERE username = 'zoe'")
+    else:
+        data = database_file.read_bytes()
+        database_file.write_bytes(data[:-64])  # its table of contents whole, data cut short
+    _reseal(backup)
+    User.objects.create_user(username="xavier")
+    with pytest.raises(CommandError, match="was left as it was"):
+        _restore(backup, confirm=True, replace=True)
+    assert _usernames() == {"zoe", "yves", "xavier"}
+    assert len(connection.introspection.table_names()) > 20  # nothing was dropped
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_database WHERE datname LIKE %s",
+                           ["%_restore_check_%"])
+            assert cursor.fetchone()[0] == 0  # the scratch database is gone
 
 
 def test_backup_refuses_a_folder_that_exists(people, tmp_path: Path) -> None:

@@ -107,3 +107,44 @@ def test_run_and_test_environments_do_not_reinstall_each_other(tmp_path) -> None
     assert "installing" not in again_run and "installing" not in again_test
     assert again_run.strip().endswith(".venv/bin/python")
     assert again_test.strip().endswith(".venv-test/bin/python")
+
+
+def _celery_processes(mark: str) -> list[int]:
+    """The marked processes that are Celery's (the worker's main process and its pool)."""
+    found = []
+    for pid in _marked_processes(mark):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"celery" in command:
+            found.append(pid)
+    return found
+
+
+def test_a_worker_that_dies_is_started_again_and_stopped_with_the_rest(tmp_path) -> None:
+    mark = uuid.uuid4().hex
+    process, log = _start_bin_run(tmp_path, mark)
+    worker_log = ROOT / "var" / "worker.log"
+    try:
+        crashed = _celery_processes(mark)
+        assert crashed, "no worker process found"
+        for pid in crashed:  # as an unrecoverable error or the OOM killer would end it
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 120
+        while worker_log.read_text(errors="replace").count("ready.") < 2:
+            assert time.monotonic() < deadline, worker_log.read_text(errors="replace")[-3000:]
+            time.sleep(0.5)
+        text = worker_log.read_text(errors="replace")
+        assert "the worker exited (status 137); starting it again" in text
+        restarted = _celery_processes(mark)
+        assert restarted and not set(restarted) & set(crashed)
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while _marked_processes(mark) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _marked_processes(mark) == [], log.read_text()
+    finally:
+        for pid in _marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)

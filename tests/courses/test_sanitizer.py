@@ -1,11 +1,13 @@
 """The one sanitiser: every payload of the corpus, through every way text becomes HTML, leaves
 nothing a browser would run; ordinary Markdown, links and maths survive."""
 
+import re
+
 import pytest
 from django.template import Context, Template
 
 from courses.rendering import latex_to_html, render_inline_markdown, render_markdown
-from courses.sanitizer import sanitize_html
+from courses.sanitizer import same_site_url, sanitize_html
 from tests.xss import PAYLOADS, executable_markup
 
 FILTERS = ["markdown", "feedback", "inline_markdown", "inline_feedback"]
@@ -76,3 +78,27 @@ def test_the_filters_render_nothing_for_none():
     for name in FILTERS:
         assert Template("{% load content %}{{ text|" + name + " }}").render(
             Context({"text": None})).strip() == ""
+
+
+@pytest.mark.parametrize("source", [
+    "https://tracker.example/p.gif", "HTTPS://tracker.example/p.gif", "//tracker.example/p.gif",
+    "/\\tracker.example/p.gif", " //tracker.example/p.gif", "/\t/tracker.example/p.gif",
+    "http:/tracker.example/p.gif",
+])
+@pytest.mark.parametrize("escape_html", [False, True])
+def test_images_from_other_hosts_are_not_rendered(source, escape_html):
+    html = render_markdown(f"Seen. ![pixel]({source})", escape_html=escape_html)
+    raw = sanitize_html(f'<img src="{source}" alt="pixel">')
+
+    assert "src=" not in raw, raw
+    # Markdown may rewrite the URL first (a tab becomes spaces: then it is a path here).
+    for src in re.findall(r'src="([^"]*)"', html):
+        assert same_site_url(src) == src, html
+
+
+def test_images_of_this_site_and_links_with_nofollow_noopener_are_kept():
+    html = render_markdown("![plot](/static/plot.svg) and [notes](https://notes.example/a)")
+
+    assert 'src="/static/plot.svg"' in html
+    assert 'href="https://notes.example/a"' in html
+    assert 'rel="nofollow noopener noreferrer"' in html

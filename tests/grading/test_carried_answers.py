@@ -75,3 +75,16 @@ def test_a_regrade_of_the_earlier_answer_carries_to_the_later_part(bob, course, 
     assert [c.submission_id for c in report.changed] == [earlier.pk]
     carried.refresh_from_db()
     assert (carried.outcome, carried.score) == ("correct", 1.0)
+
+
+def test_check_answers_takes_the_earlier_answers_of_a_carried_part(chain):
+    import json
+
+    from grading.batch import answers_check
+
+    line = {"id": "c", "exercise": "apply-2-sequential-steps", "part": "attention_steps",
+            "answer": "2002", "earlier": {"rnn_steps": "1001"}}
+    missing = {**line, "earlier": {}}
+    results = list(answers_check([json.dumps(line), json.dumps(missing)]))
+    assert (results[0]["outcome"], results[0]["score"]) == ("partial", 0.5)
+    assert results[1]["outcome"] == "invalid"

@@ -25,9 +25,9 @@ PAGES = {
     "part": 12,
     "misconceptions": 9,
     "labs": 10,
-    "student": 15,
+    "student": 17,  # + the deadline policy twice: who may extend, the course's zone
     "reviews": 6,
-    "deadlines": 6,
+    "deadlines": 7,  # + the deadline policy
     "gradebook-csv": 6,
     "submissions-csv": 4,
 }

@@ -70,3 +70,24 @@ def test_finished_and_missing_runs_are_not_claimable(run):
 def test_the_claim_statement_names_the_models_tables():
     assert f'UPDATE "{LabRun._meta.db_table}"' in CLAIM_SQL
     assert f'FROM "{Lab._meta.db_table}"' in CLAIM_SQL
+
+
+def test_a_stale_worker_s_late_write_is_refused_while_the_new_claim_runs(run):
+    """The fencing token at work: a worker presumed dead wakes up and tries to store its
+    result while the worker that took the run over is still running it."""
+    from labs.services import _finish
+
+    old = run_claim(run.pk, now=timezone.now() - timedelta(minutes=5), stale_after=STALE)
+    new = run_claim(run.pk, now=timezone.now(), stale_after=STALE)
+    assert old is not None and new is not None
+
+    assert _finish(run.pk, old, status=LabRun.Status.SUCCEEDED,
+                   result={"stale": True}) == "superseded"
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.RUNNING and run.result is None
+    assert run.attempts == new.token  # the new claim's, untouched
+
+    assert _finish(run.pk, new, status=LabRun.Status.SUCCEEDED,
+                   result={"fresh": True}) == "succeeded"
+    run.refresh_from_db()
+    assert run.status == LabRun.Status.SUCCEEDED and run.result == {"fresh": True}

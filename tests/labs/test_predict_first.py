@@ -69,3 +69,17 @@ def test_a_key_acting_for_a_student_follows_the_students_rule(course, alice, ire
     assert refused.status_code == 409
     predictions_made(student=alice, course=course, lab_slug="word-vectors")
     assert client.post(url, {"lab": "word-vectors", "student": alice.pk}, format="json").status_code == 202
+
+
+@pytest.mark.parametrize("unreadable", ["((", "   ", "queen))"])
+def test_an_unreadable_prediction_does_not_unlock_the_lab(course, alice, unreadable,
+                                                          django_capture_on_commit_callbacks):
+    part = Part.objects.select_related("exercise").get(exercise__slug="predict-analogy",
+                                                       key="endpoint")
+    with django_capture_on_commit_callbacks(execute=True):
+        stored = submission_create(student=alice, course=course, part=part, raw_answer=unreadable)
+    assert stored.outcome == "invalid" and not stored.counts_as_attempt
+    with pytest.raises(LabRunRefused, match="Predict first"):
+        lab_run_request(lab=Lab.objects.get(slug="word-vectors"), course=course, requester=alice,
+                        params={})
+    assert not LabRun.objects.exists()

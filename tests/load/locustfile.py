@@ -196,17 +196,19 @@ class StudentUser(BrowserUser):
         self._submit(module, part["id"], part["right"], "submit_right")
 
     def _submit(self, module: str, part_id: int, answer: str, endpoint: str) -> None:
-        """POST the answer form, then read the module page it redirects to, where a refusal
-        would be shown as an error message (a failure of the submit)."""
-        if not self.post_form(f"{module}parts/{part_id}/answer/", endpoint, {"answer": answer},
-                              location=module):
-            return
-        page = self.get_page(module, "module")
-        refused = ERROR_MESSAGE.search(page)
-        if refused:
-            events.request.fire(request_type="POST", name=ENDPOINTS[endpoint], response_time=0,
-                                response_length=0, exception=RuntimeError(refused.group(1)),
-                                context={})
+        """POST the answer form as the page's script does (answered in place, issue 21): the
+        reply is the part's new state, where a refusal would be shown at the part (a failure
+        of the submit). The module page is not read again."""
+        url = f"{module}parts/{part_id}/answer/"
+        with self.client.post(url, data={"csrfmiddlewaretoken": self.csrf, "answer": answer},
+                              headers={"Referer": f"{self.host}{module}",
+                                       "X-Answer-Fragment": "1"},
+                              name=ENDPOINTS[endpoint], allow_redirects=False,
+                              catch_response=True) as r:
+            if r.status_code != 200 or f'id="part-{part_id}"' not in r.text:
+                r.failure(f"status {r.status_code}, not the part's fragment")
+            elif "part-notice" in r.text:
+                r.failure("refused at the part")
 
     def _run_a_lab(self, course: str, lab: dict[str, Any]) -> None:
         """Request a run with parameters of the student's own, then poll its status like the

@@ -49,9 +49,10 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 9 queries and whether the student has the
-#: module's own numbers (the default variant)
-MODULE_PAGE_QUERIES = 12
+#: session, user, then the module page selector's 12 queries (9, and the deadline policy,
+#: deadlines and the student's extensions), whether the student has the module's own numbers
+#: (the default variant), and the live session banner
+MODULE_PAGE_QUERIES = 16
 
 
 def _module_url(course) -> str:

@@ -116,3 +116,14 @@ def test_every_form_is_documented_in_the_checkers_readme() -> None:
 
     readme = (Path(grading.checkers.__file__).parent / "README.md").read_text()
     assert [name for name in FORMS if f"`{name}`" not in readme] == []
+
+
+def test_the_preview_says_which_required_form_it_sees() -> None:
+    from grading.preview import answer_preview
+
+    spec = {"type": "symbolic", "variables": ["x"], "reference": "(x+1)^2", "form": "factored"}
+    assert answer_preview(raw="(x+1)^2", spec=spec).form == \
+        "In the required form: fully factored over the integers."
+    assert answer_preview(raw="x^2+2x+1", spec=spec).form == \
+        "Not yet fully factored over the integers."
+    assert answer_preview(raw="x^2", spec={**spec, "form": "as_written"}).form == ""

@@ -112,3 +112,23 @@ def test_the_helper_decides_a_request_built_from_trees():
     assert decide(request) == "equal"
     with pytest.raises(WireError):
         decide({**request, "answer": "x^2 + 2*x + 1"})
+
+
+def test_a_killed_helper_is_replaced_in_the_background_not_by_the_next_answer(monkeypatch):
+    """The answer after a kill waits (within its own budget) for the replacement already
+    starting, instead of starting a helper of its own, which took about a second more."""
+    monkeypatch.setattr(isolation, "SYMPY_BUDGET_SECONDS", 0.5)
+    isolation.pool.close()
+    isolation.pool.warm()
+    assert grade(PATHOLOGICAL_ANSWER, PATHOLOGICAL, {}).outcome == "review"  # killed
+
+    a, b = (parse(t, variables=["x"]) for t in UNDEFINED_SAME)
+    isolation.sympy_equivalent(a, b, variables=["x"], functions={}, params={},
+                               domain="positive", budget=0.9)
+    # Whatever that answer got in time, the pool started exactly one helper after the kill.
+    verdict = isolation.sympy_equivalent(a, b, variables=["x"], functions={}, params={},
+                                         domain="positive", budget=30)
+
+    assert verdict == "equal"
+    assert len(isolation.pool.idle_pids()) == 1
+    assert isolation.pool.starting == 0

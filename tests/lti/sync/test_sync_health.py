@@ -149,3 +149,18 @@ def test_deliveries_are_paged_in_the_database_failed_first(deliveries, course, i
     assert (data["page"], data["pages"], data["total"]) == (2, 2, 2)
     assert [d["username"] for d in data["deliveries"]] == ["alice"]
     assert staff.get(f"/api/v1/courses/{course.slug}/lms-sync/?page=0").status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_empty_sync_page_and_the_dashboard_link_the_lti_setup_page(course, irene) -> None:
+    # Issue 25, item 11: a course with no platform said only "No scores for the LMS yet".
+    client = Client()
+    client.force_login(irene)
+    html = _page(client, course)
+    assert "No scores for the LMS yet" in html and 'href="/lti/setup/"' in html
+    assert "A site administrator registers the LMS" in html
+    irene.is_staff = True
+    irene.save(update_fields=["is_staff"])
+    overview = client.get(f"/courses/{course.slug}/dashboard/").content.decode()
+    assert '<a href="/lti/setup/">LTI setup</a>' in overview
+    assert "Set up LTI 1.3" in _page(client, course)
