@@ -6,6 +6,7 @@ Groups: `live-room-<id>` (the projector: a nudge per answer), `live-phones-<id>`
 phone: state changes only) and `live-user-<id>-<user>` (one phone: its own verdict).
 """
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -15,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+#: Seconds a batch of pushes may take before it is dropped (the pages poll meanwhile).
+SEND_TIMEOUT = 2.0
 
 
 def room_group(session_id: int) -> str:
@@ -38,8 +41,11 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
+    async def bounded() -> None:  # a layer that does not answer must never hold a request
+        await asyncio.wait_for(send(), timeout=SEND_TIMEOUT)
+
     try:
-        async_to_sync(send)()
+        async_to_sync(bounded)()
     except Exception:  # the push is an optimisation: clients poll when it is missing
         logger.warning("live push failed (%d messages)", len(messages), exc_info=True)
 
