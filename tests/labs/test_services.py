@@ -164,17 +164,17 @@ def test_plot_is_rendered_on_first_view_then_cached_without_a_database_write(
     with django_assert_num_queries(0):  # a page view reads: no UPDATE of the run
         svg = lab_run_plot(run=run)
     assert svg.startswith("<svg") or "<svg" in svg[:200]
-    import labs.services
+    import labs.plots  # lab_run_plot imports plot_for from here where it draws
 
     def no_second_render(*_args, **_kwargs):
         raise AssertionError("the plot was rendered again")
 
-    original = labs.services.plot_for
-    labs.services.plot_for = no_second_render
+    original = labs.plots.plot_for
+    labs.plots.plot_for = no_second_render
     try:
         assert lab_run_plot(run=run) == svg  # served from the cache
     finally:
-        labs.services.plot_for = original
+        labs.plots.plot_for = original
 
 
 def test_a_labs_own_bounds_are_enforced(lab, course, alice):
