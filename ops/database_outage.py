@@ -14,6 +14,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 logger = logging.getLogger(__name__)
 
 SAFE_METHODS = ("GET", "HEAD")
+# Health answers for itself (liveness touches no dependency; readiness names the database),
+# metrics and static files need no database.
+UNTOUCHED_PREFIXES = ("/health/", "/metrics", "/static/")
 RETRY_AFTER_SECONDS = 10
 MESSAGE = ("The service lost its database connection for a moment. If you sent an answer, it "
            "may have been saved: it will show up on the exercise within a few minutes, and "
@@ -56,6 +59,8 @@ class DatabaseOutageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(UNTOUCHED_PREFIXES):
+            return self.get_response(request)
         # Before the session and the user are read: a kept connection the database dropped is
         # replaced by a new one (the retry), and a database that does not answer a new one is
         # a 503 at once, not a 500 from the session layer.
