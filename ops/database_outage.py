@@ -16,7 +16,8 @@ logger = logging.getLogger(__name__)
 SAFE_METHODS = ("GET", "HEAD")
 # Health answers for itself (liveness touches no dependency; readiness names the database),
 # metrics and static files need no database.
-UNTOUCHED_PREFIXES = ("/health/", "/metrics", "/static/")
+# The schema and its viewer read no table: they must answer whatever the database does.
+UNTOUCHED_PREFIXES = ("/health/", "/metrics", "/static/", "/api/v1/schema/", "/api/v1/docs/")
 RETRY_AFTER_SECONDS = 10
 MESSAGE = ("The service lost its database connection for a moment. If you sent an answer, it "
            "may have been saved: it will show up on the exercise within a few minutes, and "
