@@ -64,7 +64,12 @@ def test_a_retried_post_with_the_same_key_returns_the_first_result_and_counts_on
     assert first.json() == again.json()
     assert again["Idempotent-Replayed"] == "true"
     assert Submission.objects.count() == 1
-    other = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="retry-2")
+    # Another key with the same text moments later is a resend (issue 26): the first copy,
+    # no second attempt; another answer under another key is a new submission.
+    resent = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="retry-2")
+    assert resent.json()["id"] == first.json()["id"]
+    other = client.post(url(course), {**body, "answer": "0.6"}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="retry-3")
     assert other.json()["id"] != first.json()["id"]
 
 
