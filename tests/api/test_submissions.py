@@ -64,8 +64,13 @@ def test_a_retried_post_with_the_same_key_returns_the_first_result_and_counts_on
     assert first.json() == again.json()
     assert again["Idempotent-Replayed"] == "true"
     assert Submission.objects.count() == 1
+    # Another key with the same answer at once is a retry too (issue 26: the first copy).
     other = client.post(url(course), body, format="json", HTTP_IDEMPOTENCY_KEY="retry-2")
-    assert other.json()["id"] != first.json()["id"]
+    assert other.json()["id"] == first.json()["id"]
+    assert Submission.objects.count() == 1
+    different = client.post(url(course), {"part": numeric_part.pk, "answer": "0.6"},
+                            format="json", HTTP_IDEMPOTENCY_KEY="retry-3")
+    assert different.json()["id"] != first.json()["id"]
 
 
 def test_the_same_key_with_another_body_is_refused_with_422(course, alice, numeric_part, client_for):
