@@ -12,8 +12,6 @@ deep brackets, a catastrophic pattern). Asserts nothing about time (machines are
 Targets (issue 22): p50 <= 2 ms, p99 <= 50 ms per type; pathological input <= 10 ms.
 """
 
-import statistics
-import time
 from collections.abc import Callable
 
 import pytest
@@ -26,6 +24,7 @@ from sympy.parsing.sympy_parser import (
 )
 
 from grading.checkers import grade
+from tests.benchmarks.timing import p50_p99, timings
 
 pytestmark = pytest.mark.benchmark
 
@@ -107,28 +106,15 @@ PATHOLOGICAL: dict[str, tuple[dict, str]] = {
 }
 
 
-def _timings(call: Callable[[], object], repeats: int) -> list[float]:
-    call()
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
-
-
-def _summary(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def test_answer_types_against_a_naive_sympy_baseline():
     print()
     for name, (spec, answers) in CASES.items():
-        ours = [t for a in answers for t in _timings(lambda a=a, s=spec: grade(a, s, {}), 60)]
+        ours = [t for a in answers for t in timings(lambda a=a, s=spec: grade(a, s, {}), 60)]
         naive, a, b = NAIVE[name]
-        baseline = _timings(lambda n=naive, a=a, b=b: n(a, b), 15)
-        (o50, o99), (n50, n99) = _summary(ours), _summary(baseline)
+        baseline = timings(lambda n=naive, a=a, b=b: n(a, b), 15)
+        (o50, o99), (n50, n99) = p50_p99(ours), p50_p99(baseline)
         print(f"{name:<11} grade p50 {o50:7.3f} p99 {o99:7.3f} ms | naive sympy p50 "
               f"{n50:8.3f} p99 {n99:8.3f} ms | naive/ours {n50 / o50:7.1f}x")
 
@@ -136,7 +122,7 @@ def test_answer_types_against_a_naive_sympy_baseline():
 def test_pathological_input_is_refused_fast():
     print()
     for name, (spec, answer) in PATHOLOGICAL.items():
-        samples = _timings(lambda s=spec, a=answer: grade(a, s, {}), 10)
+        samples = timings(lambda s=spec, a=answer: grade(a, s, {}), 10)
         result = grade(answer, spec, {})
         print(f"{name:<30} {result.outcome:<9} worst {max(samples):7.3f} ms  "
               f"({result.feedback[:60]})")

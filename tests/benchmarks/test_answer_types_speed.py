@@ -14,8 +14,6 @@ pathological input refused in <= 10 ms.
 
 import contextlib
 import statistics
-import time
-from collections.abc import Callable
 
 import pytest
 import sympy
@@ -28,6 +26,7 @@ from sympy.parsing.sympy_parser import (
 
 from grading.checkers import grade
 from grading.checkers.units import registry
+from tests.benchmarks.timing import p50_p99, timings
 
 pytestmark = pytest.mark.benchmark
 
@@ -82,19 +81,6 @@ PATHOLOGICAL: dict[str, tuple[dict, dict, str]] = {
 }
 
 
-def _timings(call: Callable[[], object], repeats: int) -> list[float]:
-    call()
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
-
-
-def _summary(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def _naive_matrix(spec: dict, params: dict, answer: str) -> bool:
@@ -135,12 +121,12 @@ def test_check_latency_against_a_naive_sympy_baseline():
     print()
     for name, cases in SETS.items():
         ours = [t for spec, params, answer in cases
-                for t in _timings(lambda s=spec, p=params, a=answer: grade(a, s, p), 100)]
+                for t in timings(lambda s=spec, p=params, a=answer: grade(a, s, p), 100)]
         naive = []
         for spec, params, answer in cases:
             with contextlib.suppress(Exception):  # the naive way cannot read some forms
-                naive += _timings(lambda s=spec, p=params, a=answer, f=NAIVE[name]: f(s, p, a), 5)
-        (o50, o99), (n50, n99) = _summary(ours), _summary(naive) if naive else (0.0, 0.0)
+                naive += timings(lambda s=spec, p=params, a=answer, f=NAIVE[name]: f(s, p, a), 5)
+        (o50, o99), (n50, n99) = p50_p99(ours), p50_p99(naive) if naive else (0.0, 0.0)
         worst = max(ours)
         print(f"{name:<9} ours p50 {o50:7.3f} p99 {o99:7.3f} max {worst:7.3f} ms | naive sympy "
               f"p50 {n50:8.3f} p99 {n99:8.3f} ms | naive/ours {n50 / o50 if o50 else 0:6.1f}x")
@@ -149,7 +135,7 @@ def test_check_latency_against_a_naive_sympy_baseline():
 def test_pathological_answers_are_refused_fast():
     print()
     for label, (spec, params, answer) in PATHOLOGICAL.items():
-        samples = _timings(lambda s=spec, p=params, a=answer: grade(a, s, p), 20)
+        samples = timings(lambda s=spec, p=params, a=answer: grade(a, s, p), 20)
         result = grade(answer, spec, params)
         median = statistics.median(samples)
         print(f"{label:<24} {result.outcome:<9} p50 {median:7.3f} max {max(samples):7.3f} ms  "

@@ -9,8 +9,6 @@ nothing about time (machines are shared). Targets (issue 24): form checks p50 <=
 p99 <= 50 ms.
 """
 
-import statistics
-import time
 from collections.abc import Callable
 
 import pytest
@@ -25,6 +23,7 @@ from sympy.parsing.sympy_parser import (
 from grading.checkers import grade
 from grading.checkers.forms import form_check
 from grading.checkers.mathparse import parse
+from tests.benchmarks.timing import p50_p99, timings
 
 pytestmark = pytest.mark.benchmark
 
@@ -47,34 +46,21 @@ CASES: dict[str, tuple[str, list[str], Callable[[sympy.Expr], bool]]] = {
 }
 
 
-def _timings(call: Callable[[], object], repeats: int) -> list[float]:
-    call()
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
-
-
-def _summary(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def test_form_checks_against_the_naive_cas_test_of_a_form():
     print()
     for form, (key, answers, naive) in CASES.items():
         spec = {"type": "symbolic", "variables": ["x"], "reference": key, "form": form}
-        graded = [t for a in answers for t in _timings(lambda a=a, s=spec: grade(a, s, {}), 100)]
+        graded = [t for a in answers for t in timings(lambda a=a, s=spec: grade(a, s, {}), 100)]
         trees = [parse(a, variables=["x"]).node for a in answers]
         alone = [t for n in trees
-                 for t in _timings(lambda n=n, f=form: form_check(n, [f], ["x"]), 200)]
+                 for t in timings(lambda n=n, f=form: form_check(n, [f], ["x"]), 200)]
         texts = [parse_expr(a, local_dict={"x": X}, transformations=TRANSFORMS,
                             evaluate=False) for a in answers]
-        baseline = [t for e in texts for t in _timings(lambda e=e, t=naive: t(e), 10)]
-        (g50, g99), (a50, a99), (n50, n99) = (_summary(graded), _summary(alone),
-                                              _summary(baseline))
+        baseline = [t for e in texts for t in timings(lambda e=e, t=naive: t(e), 10)]
+        (g50, g99), (a50, a99), (n50, n99) = (p50_p99(graded), p50_p99(alone),
+                                              p50_p99(baseline))
         print(f"{form:<18} grade p50 {g50:7.3f} p99 {g99:7.3f} ms | form check p50 "
               f"{a50:7.3f} p99 {a99:7.3f} ms | naive CAS p50 {n50:7.3f} p99 {n99:7.3f} ms | "
               f"naive/ours {n50 / a50:6.1f}x")
