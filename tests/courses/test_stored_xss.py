@@ -28,6 +28,7 @@ from grading.reviews import review_create
 from grading.services import submission_create
 from labs.models import LabRun
 from lti.scores_models import RosterSyncState, ScoreDelivery
+from student.templatetags import figures
 from tests.factories import EnrollmentFactory, UserFactory
 from tests.lti.ags_setup import lms_rows
 from tests.lti.xss_pages import lti_page_problems
@@ -78,6 +79,8 @@ def rendered() -> Iterator[set[str]]:
         _RENDERED.add(template.name)
 
     template_rendered.connect(record)
+    # A figure drawn by an earlier test is kept by the process and not rendered again.
+    figures._DRAWN.clear()
     yield _RENDERED
     template_rendered.disconnect(record)
 
