@@ -1,6 +1,6 @@
 """Finite sets of expressions (a set part that declares ``variables``): ``{x + 1, x - 1}``.
 
-The solution set of ``x² = a²`` in terms of ``a``, the eigenvalues ``{λ1, λ2}`` of a symbolic
+The roots ``{a x, -a x}`` of ``t² = a² x²``, the eigenvalues ``{λ1, λ2}`` of a symbolic
 matrix: each element is an expression compared as a symbolic answer compares one (sampling,
 then exact confirmation), order does not count, and each element of the key is matched by
 exactly one of the answer. A repeated element is refused when the set must be written
