@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 - the empty-set sign is tested
 """Finite sets of expressions (a set part that declares variables): elements compared
 symbolically in any order, repeated elements refused or dropped, misconceptions, the key in
 a variant, and answers that are not braced sets refused with a reason."""
