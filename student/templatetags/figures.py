@@ -1,4 +1,5 @@
-"""The module's two figures drawn on the server: 5.1 as SVG arrows, 5.6 as an HTML grid.
+"""The module's figures drawn on the server: 5.1 as SVG arrows, 5.2 as an SVG chain of steps,
+5.6 as an HTML grid.
 
 Both work without JavaScript: the chosen word pair and the chosen grid row arrive as query
 parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here. A figure has a
@@ -68,6 +69,41 @@ def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> SafeString:
 def alignment_grid_figure(figure: Figure, row: int | None) -> SafeString:
     """Figure 5.6 with row `row` chosen (see `alignment_grid_context`)."""
     return _drawn("student/figures/alignment_grid.html", figure, row, alignment_grid_context)
+
+
+@register.simple_tag
+def state_chain_figure(figure: Figure) -> SafeString:
+    """Figure 5.2, the hidden-state chain (see `state_chain_context`)."""
+    return _drawn("student/figures/state_chain.html", figure, None, state_chain_context)
+
+
+#: Figure 5.2's geometry in SVG user units: a step's box and the gap its state arrow crosses.
+_STEP_W, _STEP_H, _GAP, _LEFT = 110, 64, 80, 10
+
+
+def state_chain_context(figure: Figure, _choice: object = None) -> dict[str, Any]:
+    """Figure 5.2: one box per token of `figure.data["tokens"]` (at least one; "x" when the
+    content names none), each taking the previous state from the left and its token from
+    below and passing its state on to the right: h_t = step_t(h_{t-1}, x_t)."""
+    tokens = [str(t) for t in (figure.data or {}).get("tokens", [])] or ["x"]
+    top = 40
+    mid = top + _STEP_H // 2
+    steps = []
+    for index, token in enumerate(tokens):
+        x = _LEFT + _GAP + index * (_STEP_W + _GAP)
+        steps.append({
+            "number": index + 1, "previous": index, "token": token,
+            "x": x, "y": top, "w": _STEP_W, "h": _STEP_H, "cx": x + _STEP_W // 2,
+            "mid_y": mid, "label_y": mid + 6,
+            "in_x1": x - _GAP + 4, "in_x2": x - 2, "in_label_x": x - _GAP // 2,
+            "token_line_y1": top + _STEP_H + 44, "token_line_y2": top + _STEP_H + 2,
+            "token_y": top + _STEP_H + 66,
+        })
+    end = _LEFT + _GAP + len(tokens) * (_STEP_W + _GAP)
+    last = {"number": len(tokens), "x1": end - _GAP + 2, "x2": end - 4,
+            "label_x": end - _GAP // 2}
+    return {"figure": figure, "steps": steps, "last": last, "label_y": mid - 12,
+            "mid_y": mid, "width": end + _LEFT, "height": top + _STEP_H + 84}
 
 
 def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]:
