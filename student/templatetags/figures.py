@@ -133,6 +133,16 @@ def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any
     }
 
 
+def _shade(weight: float) -> int:
+    """The cell's shade class (0..100) for `weight`: between 72 and 84 neither dark nor white
+    text reaches a contrast of 4.5 on the accent blue, so shades there move to the nearer end
+    (white text from 84 up)."""
+    shade = round(max(0.0, min(1.0, weight)) * 100)
+    if 72 < shade < 84:
+        return 72 if shade < 78 else 84
+    return shade
+
+
 def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     """Figure 5.6: the weights as a table whose cells are shaded by weight (a class `w-0` ..
     `w-100`, site.css: no style attribute, which the Content-Security-Policy refuses);
@@ -144,8 +154,8 @@ def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     rows = []
     for index, (word, values) in enumerate(zip(target, weights, strict=False)):
         weighted = [(s, float(w)) for s, w in zip(source, values, strict=False)]
-        cells = [{"word": s, "shown": f"{w:g}", "shade": round(max(0.0, min(1.0, w)) * 100),
-                  "dark": w >= 0.5, "zero": w <= 0.0} for s, w in weighted]
+        cells = [{"word": s, "shown": f"{w:g}", "shade": _shade(w), "dark": _shade(w) >= 84,
+                  "zero": w <= 0.0} for s, w in weighted]
         ranked = [cells[i] for i in sorted((i for i, (_, w) in enumerate(weighted) if w > 0),
                                            key=lambda i: -weighted[i][1])]
         rows.append({"index": index, "word": word, "cells": cells, "ranked": ranked,
