@@ -69,6 +69,7 @@ class Figure(ContentItem):
     class Kind(models.TextChoices):
         WORD_VECTORS = "word-vectors", "Word vectors"
         ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
+        STATE_CHAIN = "state-chain", "Hidden-state chain"
 
     section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="figures")
     slug = models.SlugField(max_length=100, unique=True)
