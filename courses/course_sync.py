@@ -55,8 +55,8 @@ def course_file_read(root: Path) -> tuple[list[Path], list[ContentError]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = re.search(r"at line (\d+)", str(exc))
-        return [], [ContentError(COURSE_FILE, int(line.group(1)) if line else 1,
+        found = re.search(r"at line (\d+)", str(exc))
+        return [], [ContentError(COURSE_FILE, int(found.group(1)) if found else 1,
                                  f"invalid TOML: {exc}")]
     line = next((i + 1 for i, row in enumerate(text.splitlines())
                  if row.lstrip().startswith("modules")), 1)

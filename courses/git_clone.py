@@ -14,14 +14,14 @@ def main(argv: list[str]) -> int:
     url, branch, dest, max_bytes = argv
     limit = int(max_bytes) * 2  # the pack and the checkout of the largest file
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    from dulwich import porcelain  # noqa: PLC0415 - only in the child
+    from dulwich import porcelain
 
     try:
         repo = porcelain.clone(url, dest, depth=1, branch=branch.encode(), checkout=True,
                                errstream=sys.stderr.buffer)
         with repo:
             sys.stdout.write(repo.head().decode() + "\n")
-    except Exception as exc:  # noqa: BLE001 - any failure is reported as the fetch's reason
+    except Exception as exc:
         sys.stderr.write(f"{type(exc).__name__}: {exc}\n")
         return 1
     return 0

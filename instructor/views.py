@@ -2,12 +2,13 @@
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import IO, Any, cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
@@ -286,8 +287,9 @@ def content(request: HttpRequest, access: StaffAccess) -> HttpResponse:
             else:
                 record = course_sync_repository(course=course, user=access.user, dry_run=dry_run)
         elif action in ("sync-archive", "preview-archive") and "archive" in request.FILES:
-            upload = request.FILES["archive"]
-            record = course_sync_archive(course=course, user=access.user, upload=upload,
+            upload = cast(UploadedFile, request.FILES["archive"])
+            record = course_sync_archive(course=course, user=access.user,
+                                         upload=cast(IO[bytes], upload),
                                          name=upload.name or "archive", dry_run=dry_run)
         else:
             messages.error(request, "Choose an archive to upload.")
