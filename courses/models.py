@@ -195,3 +195,44 @@ class Enrollment(models.Model):
     @property
     def is_staff_role(self) -> bool:
         return self.role in (self.Role.TA, self.Role.INSTRUCTOR)
+
+
+class ContentRepository(models.Model):
+    """Where a course's content comes from: a git URL and branch (an archive needs neither)."""
+
+    course = models.OneToOneField(Course, on_delete=models.CASCADE, related_name="repository")
+    url = models.CharField(max_length=500)
+    branch = models.CharField(max_length=200, default="main")
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.url} ({self.branch})"
+
+
+class ContentSync(models.Model):
+    """One sync (or preview) of a course's content from its repository or an archive."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="content_syncs")
+    source = models.CharField(max_length=500, help_text="repository URL and branch, or archive name")
+    revision = models.CharField(
+        max_length=100, blank=True, help_text="commit sha, or sha256:<digest> of an archive")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    dry_run = models.BooleanField(default=False)
+    ok = models.BooleanField(default=False)
+    changes = models.JSONField(default=list, blank=True)
+    unchanged = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list, blank=True, help_text="file:line: reason lines")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["course", "-at"])]
+
+    def __str__(self) -> str:
+        verb = "preview" if self.dry_run else "sync"
+        return f"{verb} of {self.course} at {self.at:%Y-%m-%d %H:%M} ({'ok' if self.ok else 'failed'})"

@@ -19,6 +19,7 @@ urlpatterns = [
     path("reviews/", views.reviews, name="reviews"),
     path("reviews/<int:submission_id>/", views.review, name="review"),
     path("deadlines/", views.deadlines, name="deadlines"),
+    path("content/", views.content, name="content"),
     path("export/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
     path("export/submissions.csv", views.submissions_csv, name="submissions-csv"),
 ]
