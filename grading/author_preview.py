@@ -69,10 +69,11 @@ def _part(key: str, spec: dict[str, Any], prompt: str, params: dict[str, Any],
           raw: str) -> PartPreview:
     items = [{"tag": str(m.get("tag", "")), "answer": str(m.get("answer", "")),
               "label": str(m.get("label", ""))} for m in misconception_list(spec)]
-    base = {"key": key, "answer_type": str(spec.get("type", "")),
-            "prompt": render_prompt(prompt or "", params), "misconceptions": items}
+    answer_type = str(spec.get("type", ""))
+    shown = render_prompt(prompt or "", params)
     if carried_keys(spec):
-        return PartPreview(**base, key_answer="", key_canonical="",
+        return PartPreview(key=key, answer_type=answer_type, prompt=shown, misconceptions=items,
+                           key_answer="", key_canonical="",
                            note="This part uses earlier answers: try it with check_answers.")
     try:
         key_answer = checker_for(spec).reference_answer(spec, params)
@@ -80,5 +81,6 @@ def _part(key: str, spec: dict[str, Any], prompt: str, params: dict[str, Any],
     except (ValueError, TypeError, ArithmeticError) as exc:
         key_answer, key_canonical = "", f"(cannot be computed: {exc})"
     tried = grade(raw, spec, params) if raw.strip() else None
-    return PartPreview(**base, key_answer=key_answer, key_canonical=key_canonical,
+    return PartPreview(key=key, answer_type=answer_type, prompt=shown, misconceptions=items,
+                       key_answer=key_answer, key_canonical=key_canonical,
                        tried_answer=raw, tried=tried)

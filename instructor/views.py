@@ -142,8 +142,8 @@ def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> Http
     if exercise is None:
         raise Http404("No such exercise in this course.")
     data = request.POST if request.method == "POST" else request.GET
-    answers = {k.removeprefix("answer-"): v[:2000] for k, v in request.POST.items()
-               if k.startswith("answer-")}
+    answers = {k.removeprefix("answer-"): str(request.POST.get(k, ""))[:2000]
+               for k in request.POST if k.startswith("answer-")}
     try:
         shown = exercise_preview(exercise=exercise, number=int_param(data.get("variant"), 0),
                                  answers=answers)
