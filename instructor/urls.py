@@ -11,6 +11,7 @@ urlpatterns = [
     path("progress/", views.matrix, name="matrix"),
     path("statistics/", views.statistics, name="statistics"),
     path("statistics/parts/<int:part_id>/", views.part, name="part"),
+    path("exercises/<int:exercise_id>/preview/", views.preview, name="preview"),
     path("misconceptions/", views.misconceptions, name="misconceptions"),
     path("labs/", views.labs, name="labs"),
     path("students/<int:student_id>/", views.student, name="student"),

@@ -9,12 +9,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.query_params import int_param
 from courses.course_sync import (
@@ -22,8 +22,9 @@ from courses.course_sync import (
     course_sync_archive,
     course_sync_repository,
 )
-from courses.models import ContentRepository, ContentSync
+from courses.models import ContentRepository, ContentSync, Exercise
 from courses.repository import RepositoryRefused
+from grading.author_preview import exercise_preview
 from grading.deadlines import (
     deadline_list,
     deadline_policy_of,
@@ -136,6 +137,26 @@ def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpRespons
     group = request.GET.get("group", "").strip()
     return _page(request, access, "part.html", "statistics", group=group,
                  detail=part_detail(course=access.course, part_id=part_id, group=group))
+
+
+@require_http_methods(["GET", "POST"])
+@staff_view
+def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> HttpResponse:
+    """The exercise as a student sees it in variant ?variant=N; a POST grades the answers
+    typed (answer-<part key>) in that variant and stores nothing."""
+    exercise = Exercise.objects.filter(pk=exercise_id, module_id=access.course.module_id,
+                                       archived_at__isnull=True).first()
+    if exercise is None:
+        raise Http404("No such exercise in this course.")
+    data = request.POST if request.method == "POST" else request.GET
+    answers = {k.removeprefix("answer-"): str(request.POST.get(k, ""))[:2000]
+               for k in request.POST if k.startswith("answer-")}
+    try:
+        shown = exercise_preview(exercise=exercise, number=int_param(data.get("variant"), 0),
+                                 answers=answers)
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    return _page(request, access, "preview.html", "statistics", preview=shown)
 
 
 @require_GET
