@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0005_course_ends_at'),
+        ('courses', '0006_content_repository'),
     ]
 
     operations = [
