@@ -2,6 +2,7 @@
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -167,24 +168,25 @@ class Course(models.Model):
         null=True, blank=True,
         help_text="when the course ends; retention periods (RETENTION_* settings) count from it")
     created_at = models.DateTimeField(auto_now_add=True)
-    modules = models.ManyToManyField(Module, through="CourseModule", related_name="run_in")
+    modules: "models.ManyToManyField[Module, CourseModule]" = models.ManyToManyField(
+        Module, through="CourseModule", related_name="run_in")
 
     def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         adding = self._state.adding
         super().save(*args, **kwargs)
         if adding and self.module_id is not None:
             CourseModule.objects.get_or_create(course=self, module_id=self.module_id,
                                                defaults={"order": 0})
 
-    def module_ids(self) -> "models.QuerySet[CourseModule]":
+    def module_ids(self) -> "models.QuerySet[CourseModule, Any]":
         """The ids of the modules the course runs, as a subquery (`module_id__in=...` adds
         no query of its own)."""
         return CourseModule.objects.filter(course_id=self.pk).values("module_id")
 
-    def released_module_ids(self, at: datetime) -> "models.QuerySet[CourseModule]":
+    def released_module_ids(self, at: datetime) -> "models.QuerySet[CourseModule, Any]":
         """`module_ids` without the modules whose release date is after `at` (what students
         see)."""
         return (CourseModule.objects.filter(course_id=self.pk)
