@@ -15,6 +15,8 @@ from grading.models import Submission
 #: Outcomes whose score is a grade (others have none, or none yet).
 SCORED = Submission.GRADED_OUTCOMES
 _NO_ATTEMPT = "no attempt used"
+#: An answer left for review that a later correct answer superseded (no review needed).
+SUPERSEDED = "Superseded by a later correct answer (no review needed)"
 
 
 def score_text(score: float) -> str:
@@ -51,9 +53,12 @@ class AnswerView:
     submission: Submission
     attempt: int | None  # the attempt it used, or was scored as (None: not scored as one)
     penalty: float
+    superseded: bool = False  # awaiting review, but a later answer to the part is correct
 
     @property
     def outcome_text(self) -> str:
+        if self.superseded:
+            return SUPERSEDED
         return outcome_text(self.submission)
 
     @property
@@ -77,14 +82,21 @@ class AnswerView:
 
 
 def answer_views(submissions: Iterable[Submission], *, penalty: float) -> list[AnswerView]:
-    """One part's answers by one student, oldest first, each with its attempt number."""
+    """One part's answers by one student, oldest first, each with its attempt number and
+    whether it awaits review but was superseded by a later correct answer (the rule of
+    `grading.progress.review_superseded`)."""
     views = []
     used = 0
-    for submission in submissions:
+    submissions = list(submissions)
+    last_correct = max((i for i, s in enumerate(submissions)
+                        if s.outcome == Submission.Outcome.CORRECT), default=-1)
+    for index, submission in enumerate(submissions):
         if submission.counts_as_attempt:
             used += 1
             attempt: int | None = used
         else:
             attempt = max(1, used) if submission.outcome in SCORED else None
-        views.append(AnswerView(submission=submission, attempt=attempt, penalty=penalty))
+        superseded = submission.outcome == Submission.Outcome.REVIEW and index < last_correct
+        views.append(AnswerView(submission=submission, attempt=attempt, penalty=penalty,
+                                superseded=superseded))
     return views

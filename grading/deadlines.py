@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from courses.models import Course, CourseModule, Enrollment, Exercise
@@ -113,19 +114,27 @@ class DeadlineStatus:
 
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
     """The student's deadline on every exercise of the course that has one, by exercise id
-    (exercises without a deadline are absent); three queries."""
-    policy = deadline_policy_of(course=course)
-    due = dict(Deadline.objects.filter(course=course).values_list("exercise_id", "due_at"))
-    extensions = {e.exercise_id: e for e in DeadlineExtension.objects.filter(
-        course=course, student=student)}
+    (exercises without a deadline are absent); one query: the course's deadlines, each with
+    the student's extension (a correlated subquery) and the course's policy (joined)."""
+    extension = DeadlineExtension.objects.filter(
+        course=OuterRef("course_id"), exercise=OuterRef("exercise_id"), student=student)
+    rows = list(
+        Deadline.objects.filter(course=course).select_related("course__deadline_policy")
+        .annotate(extension_due=Subquery(extension.values("due_at")[:1]),
+                  extension_reason=Subquery(extension.values("reason")[:1]))
+    )
+    if not rows:
+        return {}
+    policy = getattr(rows[0].course, "deadline_policy", None) or DeadlinePolicy(course=course)
     statuses = {}
-    for exercise_id, course_due in due.items():
-        extension = extensions.get(exercise_id)
-        later = extension is not None and extension.due_at > course_due
-        statuses[exercise_id] = DeadlineStatus(
-            due_at=extension.due_at if later and extension else course_due,
-            course_due_at=course_due,
-            extension_reason=(extension.reason if later and extension else None),
+    for row in rows:
+        extension_due: datetime | None = row.extension_due
+        later = extension_due is not None and extension_due > row.due_at
+        statuses[row.exercise_id] = DeadlineStatus(
+            due_at=extension_due if later and extension_due else row.due_at,
+            course_due_at=row.due_at,
+            extension_reason=(row.extension_reason
+                              if later else None),
             policy=policy)
     return statuses
 

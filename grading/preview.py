@@ -13,9 +13,10 @@ from courses.rendering import latex_to_html
 from grading.checkers import FormatError, checker_for
 from grading.checkers.forms import FORMS, KEY_FORMS, form_check
 
-#: Answer types whose reading is worth previewing (maths typed as text).
+#: Answer types whose reading is worth previewing (maths typed as text, and strings, whose
+#: reading folds case and spaces as the spec says).
 PREVIEWED_TYPES = frozenset({"numeric", "integer", "symbolic", "vector", "matrix", "quantity",
-                             "set", "list", "equation"})
+                             "set", "list", "equation", "string"})
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,17 @@ STUDENT_FIELDS = ("total", "attempts", "parts_solved", "awaiting_review", "last_
                   "changed_at")
 
 
+def review_superseded() -> Exists:
+    """True for a submission the same student followed with a correct answer to the same
+    part (a later id): an answer awaiting review that is superseded leaves the review queue
+    and the counts of answers awaiting review, and stays in the student's history. For a
+    queryset of submissions (`.filter(~review_superseded())`); the (student, part,
+    answer_key) index serves it."""
+    return Exists(Submission.objects.filter(
+        student_id=OuterRef("student_id"), part_id=OuterRef("part_id"),
+        outcome=Submission.Outcome.CORRECT, id__gt=OuterRef("id")))
+
+
 def answer_digest(key: str | None) -> str:
     """The stored form of `grading.checkers.answer_key` (fixed length, indexable); "" for
     None (an unreadable answer never repeats another)."""
@@ -107,12 +118,16 @@ def _part_progress_refresh(*, course_id: int, student_id: int, part_id: int,
     mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
     first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
                      .order_by("id").values("id")[:1])
+    last_correct = mine.filter(outcome=Submission.Outcome.CORRECT).order_by("-id").values("id")[:1]
+    live_review = Q(outcome=Submission.Outcome.REVIEW,
+                    id__gt=Coalesce(Subquery(last_correct), Value(0)))
     agg = mine.aggregate(
         computed_best=Max("score", filter=Q(outcome__in=SCORED)),
         attempts=Count("id", filter=Q(counts_as_attempt=True)),
         submissions=Count("id"),
-        pending=Count("id", filter=Q(outcome__in=WAITING)),
-        awaiting_review=Count("id", filter=Q(outcome=Submission.Outcome.REVIEW)),
+        # An answer superseded by a later correct one no longer waits for a reviewer.
+        pending=Count("id", filter=Q(outcome=Submission.Outcome.PENDING) | live_review),
+        awaiting_review=Count("id", filter=live_review),
         ungraded=Count("id", filter=Q(graded_at__isnull=True)),
         corrects=Count("id", filter=Q(outcome=Submission.Outcome.CORRECT)),
         to_correct=Count("id", filter=Q(counts_as_attempt=True,
@@ -288,6 +303,9 @@ def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | 
     if outcome == Submission.Outcome.CORRECT:
         if counts and not row.to_correct:
             row.to_correct = row.attempts
+        # The earlier answers awaiting review are superseded (`review_superseded`).
+        row.pending -= row.awaiting_review
+        row.awaiting_review = 0
         row.solved = True
         row.solved_at = created_at if row.solved_at is None else min(row.solved_at, created_at)
     row.changed_at = _later(row.changed_at, graded_at)
@@ -363,6 +381,8 @@ class _Fold:
         if outcome == Submission.Outcome.CORRECT:
             if counts and not self.to_correct:
                 self.to_correct = self.attempts
+            self.pending -= self.awaiting_review  # superseded: see `review_superseded`
+            self.awaiting_review = 0
             self.solved = True
             self.solved_at = created if self.solved_at is None else min(self.solved_at, created)
         if outcome in WRONG and counts:

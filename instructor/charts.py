@@ -19,14 +19,27 @@ def _frame(title: str, description: str, body: list[str]) -> str:
     )
 
 
-def _axes(y_max: float, y_label: str) -> list[str]:
+def whole_ticks(largest: int) -> list[int]:
+    """Tick values for an axis of counts: whole numbers from 0, a step of 1, 2 or 5 times a
+    power of ten, at most five intervals, the last tick at or above `largest` (at least 1)."""
+    largest = max(largest, 1)
+    step = 1
+    while -(-largest // step) > 4:
+        for factor in (2, 5 / 2, 2):  # 1 -> 2 -> 5 -> 10 -> 20 ...
+            step = int(step * factor)
+            if -(-largest // step) <= 4:
+                break
+    top = step * -(-largest // step)
+    return list(range(0, top + 1, step))
+
+
+def _axes(y_max: float, y_label: str, ticks: Sequence[float] | None = None) -> list[str]:
     plot_h = HEIGHT - TOP - BOTTOM
     parts = [f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" '
              f'y2="{HEIGHT - BOTTOM}" class="axis"/>',
              f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" class="axis"/>']
-    for k in range(5):
-        value = y_max * k / 4
-        y = HEIGHT - BOTTOM - plot_h * k / 4
+    for value in ticks if ticks is not None else [y_max * k / 4 for k in range(5)]:
+        y = HEIGHT - BOTTOM - plot_h * value / y_max
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
                      f"{value:.3g}</text>")
     parts.append(f'<text x="12" y="{TOP + plot_h / 2:.1f}" transform="rotate(-90 12 '
@@ -36,11 +49,13 @@ def _axes(y_max: float, y_label: str) -> list[str]:
 
 def histogram_svg(*, counts: Sequence[int], labels: Sequence[str], title: str,
                   x_label: str, y_label: str = "students") -> str:
-    """A bar chart of `counts` (one bar per label)."""
-    y_max = max(max(counts, default=0), 1)
+    """A bar chart of `counts` (one bar per label), the y axis in whole numbers (a count of
+    students is never 0.5)."""
+    ticks = whole_ticks(max(counts, default=0))
+    y_max = ticks[-1]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     bar_w = plot_w / max(len(counts), 1)
-    body = _axes(y_max, y_label)
+    body = _axes(y_max, y_label, ticks)
     for i, (count, label) in enumerate(zip(counts, labels, strict=True)):
         h = plot_h * count / y_max
         x = LEFT + i * bar_w

@@ -12,6 +12,7 @@ from courses.selectors import course_students
 from grading.checkers import grade
 from grading.misconception_labels import misconception_label
 from grading.models import StudentProgress, Submission
+from grading.progress import review_superseded
 from grading.variant_assignment import default_variant_students, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
 
@@ -31,6 +32,20 @@ class ReviewItem:
     rubric_html: SafeString  # the part's review_rubric (authored content)
     concepts: list[RubricConcept]
     question: StudentQuestion  # the exercise with the student's numbers
+
+    @property
+    def suggested_points(self) -> float | None:
+        """The checker's share of the rubric's points (concepts found) in the part's points,
+        offered as the suggested score; None for a part without a rubric."""
+        total = sum(c.points for c in self.concepts)
+        if not self.concepts or total <= 0:
+            return None
+        found = sum(c.points for c in self.concepts if c.found)
+        return round(found / total * float(self.submission.part.points), 2)
+
+    @property
+    def concepts_found(self) -> int:
+        return sum(1 for c in self.concepts if c.found)
 
     @property
     def misconception_label(self) -> str:
@@ -93,10 +108,14 @@ def waiting_count(*, course: Course) -> int:
 
 def review_queue(*, course: Course, page: int = 1) -> ReviewQueue:
     """One page of the course's answers awaiting review, oldest first, each with the question
-    in the student's variant, its part's reviewer rubric and which rubric concepts the
-    checker found. Three queries (the count from the kept progress totals)."""
+    in the student's variant, its part's reviewer rubric, which rubric concepts the checker
+    found and the score they suggest. Answers superseded by a later correct answer to the
+    same part are left out (`grading.progress.review_superseded`). Three queries (the count
+    from the kept progress totals)."""
     students = course_students(course=course).values("user_id")
-    waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW,
+    # An answer superseded by a later correct one leaves the queue (kept in the history).
+    waiting = Submission.objects.filter(~review_superseded(), course=course,
+                                        outcome=Submission.Outcome.REVIEW,
                                         student_id__in=students)
     shown = KnownCountPaginator(waiting.select_related("student", "part__exercise")
                         .order_by("created_at", "id"), PER_PAGE,

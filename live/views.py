@@ -17,10 +17,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from grading.answer_form import AnswerForm
 from live.access import live_session_for_staff, live_staff
 from live.answers import LiveAnswerRefused, live_answer_submit
 from live.codes import normalise_code
-from live.forms import AnswerForm, ControlForm, OpenForm, SettingsForm
+from live.forms import ControlForm, OpenForm, SettingsForm
 from live.models import LiveSession, LiveSettings
 from live.qr import qr_svg
 from live.selectors import (

@@ -371,8 +371,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with the user's role in it, its module's sections and
     the user's progress in each (parts answered and solved), in four queries whatever the
-    number of courses, plus three per course the user studies in (their deadlines there; four
-    when it has some)."""
+    number of courses, plus one per course the user studies in (their deadlines there, with
+    their extensions and the course's policy; two when it has some)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
     runs: dict[int, set[int]] = defaultdict(set)  # course id -> the modules it runs
     for course_id, run_module_id in CourseModule.objects.filter(

@@ -158,7 +158,7 @@ def _number_text(number: Number) -> str:
     return repr(number.value)
 
 
-def _matching(answer: Sequence[Any], key: Sequence[Any], same: Any) -> int:
+def max_matching(answer: Sequence[Any], key: Sequence[Any], same: Any) -> int:
     """The most entries of ``answer`` that can be paired with distinct entries of ``key``
     (bipartite matching by augmenting paths: tolerances make greedy pairing unsafe)."""
     edges = [[j for j, k in enumerate(key) if same(a, k)] for a in answer]
@@ -240,7 +240,7 @@ class ListChecker(Checker[ListAnswer]):
         if "feedback_incorrect" not in spec:
             hint = self._hint(values, key, right, wrong_positions, ordered)
             if ordered and len(values) == len(key) \
-                    and _matching(values, key, entries.same) == len(key):
+                    and max_matching(values, key, entries.same) == len(key):
                 hint = "The entries are right but not in the right order."
             message = f"{message} {hint}"
         if spec.get("partial") and right > 0:
@@ -258,7 +258,7 @@ class ListChecker(Checker[ListAnswer]):
                      if i >= len(key) or not same(v, key[i])]
             return sum(1 for i, v in enumerate(values) if i < len(key) and same(v, key[i])), \
                 wrong
-        return _matching(values, key, same), []
+        return max_matching(values, key, same), []
 
     @staticmethod
     def _hint(values: Sequence[Any], key: Sequence[Any], right: int, wrong: list[int],

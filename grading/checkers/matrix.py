@@ -13,7 +13,7 @@ and listed in the verdict's ``concepts_found`` as ``entry:i,j`` (1-based) for th
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,15 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
+from grading.checkers.marking_rules import partial_credit_rules, validate_marking
 from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
 from grading.checkers.mathparse.characters import normalize
+from grading.checkers.matrix_relations import (
+    MATRIX_PARTIAL_RULES,
+    MATRIX_RULE_FEEDBACK,
+    MATRIX_UP_TO,
+    matrix_relation_holds,
+)
 from grading.checkers.numeric import TOLERANCE_KEYS, Tolerance, validate_tolerance
 from grading.checkers.refs import Number, answer_number, number_of, parse_reference, reference_sympy
 from grading.checkers.sampling import DOMAINS, Domain, compare
@@ -339,7 +346,8 @@ class MatrixChecker(Checker[MatrixAnswer]):
     """A matrix compared entry by entry, numerically (tolerances) or symbolically."""
 
     type_name = "matrix"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "partial", "wrong_shape", "domain"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, "partial", "wrong_shape", "domain",
+                           "equivalent_up_to", "partial_credit"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> MatrixAnswer:
         raw = raw if isinstance(raw, str) else ""
@@ -388,6 +396,10 @@ class MatrixChecker(Checker[MatrixAnswer]):
         if all(all(row) for row in right):
             return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
         tolerance = Tolerance.from_spec(spec)
+        relation = judge.relation(answer, reference, tolerance)
+        for rule in _strings(spec, "equivalent_up_to"):
+            if relation(rule):
+                return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
         for item in misconception_list(spec):
             try:
                 target = _expected({**spec, "reference": item.get("answer")}, params)
@@ -396,8 +408,17 @@ class MatrixChecker(Checker[MatrixAnswer]):
             if target.shape == reference.shape:
                 matched = judge.entries(answer, target, tolerance.for_misconception(item))
                 if matched is not None and all(all(row) for row in matched):
-                    return Verdict(0.0, "incorrect", str(item.get("feedback", "")),
-                                   str(item.get("tag")), [], answer.canonical)
+                    credit = float(item.get("credit", 0) or 0)
+                    return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                                   str(item.get("feedback", "")), str(item.get("tag")), [],
+                                   answer.canonical)
+        for entry in partial_credit_rules(spec):
+            rule = str(entry["rule"])
+            if relation(rule):
+                credit = float(entry["credit"])
+                return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                               str(entry.get("feedback") or MATRIX_RULE_FEEDBACK[rule]),
+                               str(entry.get("tag") or f"rule:{rule}"), [], answer.canonical)
         wrong = [(i, j) for i, row in enumerate(right, start=1)
                  for j, ok in enumerate(row, start=1) if not ok]
         marks = [f"entry:{i},{j}" for i, j in wrong]
@@ -441,7 +462,8 @@ class MatrixChecker(Checker[MatrixAnswer]):
                             "attempt used) or \"incorrect\"")
         if "domain" in spec and spec["domain"] not in DOMAINS:
             problems.append(f"'domain' must be one of {', '.join(sorted(DOMAINS))}")
-        problems += check_misconception_shapes(spec, extra=TOLERANCE_KEYS)
+        problems += check_misconception_shapes(spec, extra=(*TOLERANCE_KEYS, "credit"))
+        problems += validate_marking(spec, rules=MATRIX_PARTIAL_RULES, up_to=MATRIX_UP_TO)
         for index, item in enumerate(misconception_list(spec), start=1):
             problems += [f"'misconceptions' entry {index}: {problem}"
                          for problem in validate_tolerance(item)]
@@ -468,6 +490,16 @@ class MatrixChecker(Checker[MatrixAnswer]):
             if same:
                 problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') would "
                                 f"be graded correct: it equals the reference")
+                continue
+            written = MatrixAnswer(raw="", canonical="", latex="", rows=tuple(
+                tuple(judge.reference_expr(target[i, j]) for j in range(target.cols))
+                for i in range(target.rows)))
+            relation = judge.relation(written, reference, tolerance)
+            for rule in _strings(spec, "equivalent_up_to"):
+                if relation(rule):
+                    problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') "
+                                    f"would be graded correct: it equals the reference up to "
+                                    f"'{rule}'")
         return problems
 
 
@@ -482,7 +514,8 @@ class _Judge:
         self.functions = functions_of(spec)
         self.domain: Domain = "real" if spec.get("domain") == "real" else "positive"
 
-    def _reference_expr(self, value: Any) -> Expr:
+    def reference_expr(self, value: Any) -> Expr:
+        """A reference value as an expression the entry comparison reads."""
         return _reference_cell_expr(_sympy_text(value), tuple(self.variables),
                                     tuple(sorted(self.functions.items())))
 
@@ -495,7 +528,7 @@ class _Judge:
                 return False
             return tolerance.accepts(answer_number(expr, self.params), target)
         rtol, atol = self.spec.get("rtol"), self.spec.get("atol")
-        result = compare(expr, self._reference_expr(value), self.variables,
+        result = compare(expr, self.reference_expr(value), self.variables,
                          functions=self.functions, params=self.params, domain=self.domain,
                          rtol=float(rtol) if rtol is not None else None,
                          atol=float(atol) if atol is not None else None)
@@ -517,11 +550,26 @@ class _Judge:
             out.append(marks)
         return out
 
+    def relation(self, answer: MatrixAnswer, reference: Any,
+                 tolerance: Tolerance) -> Callable[[str], bool]:
+        """A test of the relations of ``matrix_relations`` between this answer and
+        ``reference`` (same shape), entries compared as :meth:`same` compares them."""
+
+        def same(i: int, j: int, value: Any) -> bool | None:
+            return self.same(answer.rows[i][j], value, tolerance)
+
+        numbers: list[float] | None = None
+        if not self.variables:
+            values = [answer_number(e, self.params) for row in answer.rows for e in row]
+            if all(v.is_finite for v in values):
+                numbers = [float(v.best()) for v in values]
+        return lambda rule: matrix_relation_holds(rule, reference, same, numbers=numbers)
+
     def matrices_equal(self, a: Any, b: Any, tolerance: Tolerance) -> bool:
         """Two reference matrices of one shape equal entry by entry."""
         for i in range(a.rows):
             for j in range(a.cols):
-                expr = self._reference_expr(a[i, j])
+                expr = self.reference_expr(a[i, j])
                 if not self.same(expr, b[i, j], tolerance):
                     return False
         return True
@@ -569,3 +617,8 @@ class _Judge:
 
 def _entries(count: int) -> str:
     return "1 entry" if count == 1 else f"{count} entries"
+
+
+def _strings(spec: Mapping[str, Any], key: str) -> list[str]:
+    value = spec.get(key) or []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -24,6 +24,12 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
+from grading.checkers.expression_sets import (
+    check_expression_set,
+    expression_set_key_text,
+    read_expression_set,
+)
+from grading.checkers.lists import ListAnswer
 from grading.checkers.mathparse import FormatError
 from grading.checkers.numeric import TOLERANCE_KEYS, validate_tolerance
 from grading.checkers.realsets import (
@@ -45,6 +51,7 @@ class SetAnswer(Answer):
     """The set as written."""
 
     expr: SetExpr | None = None
+    elements: ListAnswer | None = None  # a set of expressions (the spec declares variables)
 
 
 def reference_set(text: object, params: Mapping[str, Any], spec: Mapping[str, Any]) -> RealSet:
@@ -68,6 +75,10 @@ class SetChecker(Checker[SetAnswer]):
     spec_keys = frozenset({*TOLERANCE_KEYS, "reduced", "partial"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SetAnswer:
+        if names_of(spec, "variables"):
+            elements = read_expression_set(raw or "", spec)
+            return SetAnswer(raw=raw, canonical=elements.canonical, latex=elements.latex,
+                             elements=elements)
         expr = parse_set(raw or "", variables=names_of(spec, "variables"),
                          functions=functions_of(spec))
         evaluate_set(expr, {})  # an interval that is not one is invalid now, not when graded
@@ -76,6 +87,8 @@ class SetChecker(Checker[SetAnswer]):
     def check(self, answer: SetAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
         params = params or {}
+        if answer.elements is not None:
+            return check_expression_set(answer.elements, spec, params)
         assert answer.expr is not None  # noqa: S101 - set by parse
         value = evaluate_set(answer.expr, params)
         canonical = value.to_text()
@@ -107,6 +120,8 @@ class SetChecker(Checker[SetAnswer]):
         return Verdict(0.0, "incorrect", message, None, [], canonical)
 
     def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        if names_of(spec, "variables"):
+            return expression_set_key_text(spec, params)
         return reference_set(spec["reference"], params, spec).to_text()
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
@@ -115,6 +130,12 @@ class SetChecker(Checker[SetAnswer]):
         if not isinstance(reference, str) or not reference.strip():
             problems.append("'reference' must be a set written as a string, e.g. "
                             "\"(-oo, 0) U [1, oo)\" or \"{1, 2}\"")
+        elif names_of(spec, "variables"):
+            try:
+                read_expression_set(reference, spec)
+            except FormatError as exc:
+                if not exc.message.startswith("unknown name"):  # parameters are not known here
+                    problems.append(f"'reference' cannot be read: {exc.message}")
         else:
             try:
                 parse_set(reference, variables=[*names_of(spec, "variables")],
@@ -133,6 +154,8 @@ class SetChecker(Checker[SetAnswer]):
 
     def misconception_problems(self, spec: Mapping[str, Any],
                                params: Mapping[str, Any]) -> list[str]:
+        if names_of(spec, "variables"):
+            return _expression_set_misconception_problems(spec, params)
         problems = []
         reference = reference_set(spec["reference"], params, spec)
         tolerance = Tolerance.from_spec(spec)
@@ -188,3 +211,19 @@ def _partial(value: RealSet, reference: RealSet, tolerance: Tolerance) -> float:
     total = max(len(value.components), len(reference.components))
     return right / total if total else 0.0
 
+
+def _expression_set_misconception_problems(spec: Mapping[str, Any],
+                                           params: Mapping[str, Any]) -> list[str]:
+    problems = []
+    for index, item in enumerate(misconception_list(spec), start=1):
+        try:
+            written = read_expression_set(str(item.get("answer")), spec,
+                                          variables=[*names_of(spec, "variables"), *params])
+        except FormatError as exc:
+            problems.append(f"'misconceptions' entry {index}: {exc.message}")
+            continue
+        if check_expression_set(written, {**spec, "misconceptions": []}, params).outcome \
+                == "correct":
+            problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') is the "
+                            f"same set as the reference")
+    return problems

@@ -12,9 +12,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from grading.answer_form import AnswerForm
 from grading.preview import answer_preview
 from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
-from student.answer_forms import AnswerForm
 from student.selectors import part_for_student, part_view_for_student, submission_for_student
 
 

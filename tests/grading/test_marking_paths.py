@@ -53,6 +53,10 @@ def test_the_fixture_module_syncs_with_every_rule(marking_module):
     ("demo-relations", "antiderivative", "x^3/3 + 5", "correct", None),
     ("demo-relations", "antiderivative", "-x^3/3", "partial", "rule:sign"),
     ("demo-relations", "rename", "t^2 + 1", "correct", None),
+    ("demo-relations", "eigenvectors", "[[1, 1], [-1, 1]]", "correct", None),
+    ("demo-relations", "eigenvectors", "[1 1; 1 -1]", "correct", None),
+    ("demo-relations", "eigenvectors", "[[1, 1], [1, 1]]", "incorrect", None),
+    ("demo-relations", "basis", "[[1, 2], [3, 4]]", "partial", "rule:transpose"),
 ])
 def test_check_answers_marks_each_rule(marking_module, exercise, part, answer, outcome, tag):
     result = _check(exercise, part, answer)

@@ -60,3 +60,11 @@ def test_html_typed_as_an_answer_never_becomes_markup():
 def test_choices_and_explanations_have_no_preview(answer_type):
     with pytest.raises(ValueError, match="no preview"):
         answer_preview(raw="a", spec={"type": answer_type})
+
+
+def test_a_string_is_previewed_as_it_will_be_compared_without_the_key():
+    spec = {"type": "string", "reference": "Softmax", "whitespace": "trim"}
+    preview = answer_preview(raw="  SOFT   max ", spec=spec)
+    assert (preview.valid, preview.canonical, preview.mathml) == (True, "soft max", "")
+    assert "Softmax" not in repr(preview)
+    assert answer_preview(raw="x" * 5000, spec=spec).message.startswith("the answer is too long")

@@ -49,10 +49,10 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 12 queries (9, and the deadline policy,
-#: deadlines and the student's extensions), whether the student has the module's own numbers
-#: (the default variant), and the live session banner
-MODULE_PAGE_QUERIES = 16
+#: session, user, then the module page selector's 10 queries (9, and one for the deadlines
+#: with the student's extensions and the course's policy), whether the student has the
+#: module's own numbers (the default variant), and the live session banner
+MODULE_PAGE_QUERIES = 14
 
 
 def _module_url(course) -> str:

@@ -1,4 +1,5 @@
-"""The answer form: one text answer, or the chosen option keys of a choice part."""
+"""The answer form of every page that takes an answer (the module page, a live session): one
+text answer, or the chosen option keys of a choice part joined with commas."""
 
 from django import forms
 
@@ -19,7 +20,9 @@ class AnswerForm(forms.Form):
         super().__init__(data, **kwargs)  # type: ignore[arg-type]
 
     def cleaned_answer(self) -> str:
+        """The answer as typed (valid forms only)."""
         return str(self.cleaned_data["answer"])
 
     def error_text(self) -> str:
+        """Every error of the form as one sentence, for the part's message."""
         return " ".join(str(e) for errors in self.errors.values() for e in errors)
