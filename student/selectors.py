@@ -370,7 +370,7 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with the user's role in it, its module's sections and
-    the user's progress in each (parts answered and solved), in four queries whatever the
+    the user's progress in each (parts answered and solved), in five queries whatever the
     number of courses, plus one per course the user studies in (their deadlines there, with
     their extensions and the course's policy; two when it has some)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
