@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from courses.models import Course, Enrollment, Exercise
+from courses.models import Course, CourseModule, Enrollment, Exercise
 from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
@@ -143,6 +143,9 @@ def deadline_status(*, student: User, course: Course, exercise: Exercise) -> Dea
     """`deadline_statuses` for one exercise (None: it has no deadline); three queries."""
     course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
         "due_at", flat=True).first()
+    if course_due is None:  # the module's default due date in the course, if it has one
+        course_due = CourseModule.objects.filter(
+            course=course, module_id=exercise.module_id).values_list("due_at", flat=True).first()
     if course_due is None:
         return None
     extension = DeadlineExtension.objects.filter(course=course, exercise=exercise,
@@ -179,7 +182,7 @@ def deadline_list(*, course: Course) -> DeadlineList:
     """The course's exercises with their deadlines, every extension granted and the course's
     deadline policy. Four queries."""
     deadlines = {d.exercise_id: d for d in Deadline.objects.filter(course=course)}
-    exercises = Exercise.objects.active().filter(module_id=course.module_id).order_by("order")
+    exercises = Exercise.objects.active().filter(module_id__in=course.module_ids()).order_by("order")
     extensions = list(
         DeadlineExtension.objects.filter(course=course)
         .select_related("exercise", "student", "granted_by").order_by("exercise__order", "due_at")
@@ -254,7 +257,7 @@ def deadline_set_module(*, course: Course, due_at: datetime | None, by: User) ->
     """Set (or with `due_at` None remove) one due date for every active exercise of the
     course's module; returns how many exercises it applies to. Instructors only."""
     require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
-    exercises = list(Exercise.objects.active().filter(module_id=course.module_id))
+    exercises = list(Exercise.objects.active().filter(module_id__in=course.module_ids()))
     if due_at is None:
         Deadline.objects.filter(course=course, exercise__in=exercises).delete()
         return len(exercises)
