@@ -1,11 +1,11 @@
-"""Migration 0006: every existing course keeps its module as its first CourseModule."""
+"""Migration 0008: every existing course keeps its module as its first CourseModule."""
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("courses", "0005_course_ends_at")]
-AFTER = [("courses", "0006_course_modules")]
+BEFORE = [("courses", "0007_figure_kind_state_chain")]
+AFTER = [("courses", "0008_course_modules")]
 
 
 @pytest.mark.django_db(transaction=True)

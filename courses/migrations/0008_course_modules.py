@@ -17,7 +17,7 @@ def first_modules(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('courses', '0005_course_ends_at'),
+        ('courses', '0007_figure_kind_state_chain'),
     ]
 
     operations = [
