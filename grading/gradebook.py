@@ -15,10 +15,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connections
-from django.db.models import CharField, Q, QuerySet
+from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Cast
 
-from courses.models import Course, Enrollment, Part
+from courses.models import Course, CourseModule, Enrollment, Part
 from courses.selectors import course_students
 from grading.models import PartProgress, StudentProgress
 
@@ -119,12 +119,17 @@ class Gradebook:
 
 
 def gradebook_columns(*, course: Course) -> list[PartColumn]:
-    """The active parts of the course's module, in module order."""
+    """The active parts of every module the course runs: the modules in the course's order
+    (CourseModule.order), then each module's exercises and parts in their order. One query."""
+    place = (CourseModule.objects
+             .filter(course_id=course.pk, module_id=OuterRef("exercise__module_id"))
+             .values("order")[:1])
     parts = (
         Part.objects.active()
         .filter(exercise__module_id__in=course.module_ids(), exercise__archived_at__isnull=True)
         .select_related("exercise")
-        .order_by("exercise__order", "order")
+        .annotate(module_place=Subquery(place))
+        .order_by("module_place", "exercise__module_id", "exercise__order", "order")
     )
     return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
                        exercise_title=p.exercise.title, key=p.key, points=p.points,
