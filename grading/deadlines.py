@@ -139,11 +139,20 @@ def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineSta
     return statuses
 
 
-def deadline_status(*, student: User, course: Course, exercise: Exercise) -> DeadlineStatus | None:
-    """`deadline_statuses` for one exercise (None: it has no deadline); three queries."""
+#: `deadline_status(module_due=...)` not given: the module's due date is read when needed.
+UNREAD = object()
+
+
+def deadline_status(*, student: User, course: Course, exercise: Exercise,
+                    module_due: datetime | object | None = UNREAD) -> DeadlineStatus | None:
+    """`deadline_statuses` for one exercise (None: it has no deadline); three queries.
+    `module_due`: the due date of the exercise's module in the course (CourseModule.due_at,
+    None for none) when the caller has read it, which saves that read."""
     course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
         "due_at", flat=True).first()
-    if course_due is None:  # the module's default due date in the course, if it has one
+    if course_due is None and isinstance(module_due, datetime):
+        course_due = module_due
+    elif course_due is None and module_due is UNREAD:  # the module's default due date
         course_due = CourseModule.objects.filter(
             course=course, module_id=exercise.module_id).values_list("due_at", flat=True).first()
     if course_due is None:

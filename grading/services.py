@@ -12,7 +12,7 @@ import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -24,7 +24,7 @@ from django.utils import timezone
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
-from grading.deadlines import deadline_status
+from grading.deadlines import deadline_policy_of, deadline_status, policy_zone
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
 from grading.progress import (
@@ -104,15 +104,21 @@ def submission_create(
     exercise = part.exercise
     if part.archived_at is not None or exercise.archived_at is not None:
         raise SubmissionRefused("This question has been withdrawn.")
-    if exercise.module_id != course.module_id and not course.course_modules.filter(
-            module_id=exercise.module_id).exists():  # a later module of the course: one read
+    # The module's place in the course: one read, which also gives its release date and its
+    # default due date (passed to the deadline check, which then need not read it).
+    link = course.course_modules.filter(module_id=exercise.module_id).values_list(
+        "release_at", "due_at").first()
+    if link is None:
         raise SubmissionRefused("This question is not part of this course.")
+    release_at, module_due = link
+    _refuse_before_release(course=course, release_at=release_at)
     if variant is None:
         variant = variant_for(student=student, course=course, exercise=exercise)
     with transaction.atomic(durable=True):
         if not _enrolled(student, course, enrollment):
             raise SubmissionRefused("You are not enrolled in this course.")
-        _refuse_after_deadline(student=student, course=course, exercise=exercise)
+        _refuse_after_deadline(student=student, course=course, exercise=exercise,
+                               module_due=module_due)
         # The progress row is locked until commit: concurrent answers of this student to this
         # part are checked one after the other. Answers stored but not graded yet count
         # against the limit, so two in flight cannot both take the last attempt. The same
@@ -156,8 +162,20 @@ def _enrolled(student: User, course: Course, enrollment: Enrollment | None) -> b
     return Enrollment.objects.filter(user=student, course=course, is_active=True).exists()
 
 
-def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise) -> None:
-    status = deadline_status(student=student, course=course, exercise=exercise)
+def _refuse_before_release(*, course: Course, release_at: datetime | None) -> None:
+    """Refuse an answer to a module of the course that students do not see yet."""
+    if release_at is not None and release_at > timezone.now():
+        policy = deadline_policy_of(course=course)
+        shown = timezone.localtime(release_at, policy_zone(policy)).strftime("%d %b %Y, %H:%M")
+        raise SubmissionRefused(
+            f"This module opens on {shown} ({policy.time_zone}); answers are accepted from "
+            "then.")
+
+
+def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise,
+                           module_due: datetime | None) -> None:
+    status = deadline_status(student=student, course=course, exercise=exercise,
+                             module_due=module_due)
     if status is not None and status.closed(timezone.now()):
         due = status.local(status.due_at)
         shown = due.strftime("%d %b %Y, %H:%M ") + status.policy.time_zone if due else ""

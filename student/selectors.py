@@ -309,8 +309,11 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     course = enrollment.course
     student = cast(User, user)
+    # Students see the modules released by now; staff see every module of the course.
+    shown = (course.module_ids() if enrollment.is_staff_role
+             else course.released_module_ids(timezone.now()))
     sections = list(
-        Section.objects.active().filter(module_id__in=course.module_ids())
+        Section.objects.active().filter(module_id__in=shown)
         .order_by("module__number", "order")
         .prefetch_related(
             Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
@@ -374,10 +377,14 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
     number of courses, plus one per course the user studies in (their deadlines there, with
     their extensions and the course's policy; two when it has some)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
-    runs: dict[int, set[int]] = defaultdict(set)  # course id -> the modules it runs
-    for course_id, run_module_id in CourseModule.objects.filter(
-            course__in=courses).values_list("course_id", "module_id"):
-        runs[course_id].add(run_module_id)
+    runs: dict[int, set[int]] = defaultdict(set)  # course id -> the modules the user sees
+    staff = {c.pk for c in courses
+             if getattr(c, "user_role", Enrollment.Role.STUDENT) != Enrollment.Role.STUDENT}
+    now = timezone.now()
+    for course_id, run_module_id, release_at in CourseModule.objects.filter(
+            course__in=courses).values_list("course_id", "module_id", "release_at"):
+        if course_id in staff or release_at is None or release_at <= now:
+            runs[course_id].add(run_module_id)  # students: released modules only
     module_ids = set().union(*runs.values()) if runs else set()
     sections = list(Section.objects.active().filter(module_id__in=module_ids)
                     .order_by("module__number", "order"))
@@ -410,7 +417,8 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
             titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
             now = timezone.now()
             dated = sorted(((titles[pk], st, st.closed(now)) for pk, st in statuses.items()
-                            if pk in titles), key=lambda item: (item[2], item[1].due_at))
+                            if pk in titles and titles[pk].module_id in runs[course.pk]),
+                           key=lambda item: (item[2], item[1].due_at))
         result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated))
     return result
 

@@ -58,6 +58,9 @@ def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
         else:
             others.append(message)
     page = module_page_for_student(user=request.user, course_slug=course_slug, notices=notices)
+    shown = {p.id for s in page.sections for e in (*s.predictions, *s.exercises) for p in e.parts}
+    # A refusal about a part the page does not show (a module not open yet) goes on top.
+    others.extend(message for part_id, message in notices.items() if part_id not in shown)
     return render(request, "student/module.html", {
         "messages": others,
         "page": page, "enrollment": page.enrollment, "course": page.course,
