@@ -140,12 +140,17 @@ def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineSta
 
 
 def deadline_status(*, student: User, course: Course, exercise: Exercise) -> DeadlineStatus | None:
-    """`deadline_statuses` for one exercise (None: it has no deadline); three queries."""
-    course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
-        "due_at", flat=True).first()
-    if course_due is None:  # the module's default due date in the course, if it has one
-        course_due = CourseModule.objects.filter(
-            course=course, module_id=exercise.module_id).values_list("due_at", flat=True).first()
+    """`deadline_statuses` for one exercise (None: it has no deadline), the module's default
+    due date in the course standing in for an exercise without its own: one query when there
+    is none (the exercise's deadline read beside the module's), three when there is one."""
+    own = Deadline.objects.filter(course=course, exercise=exercise).values("due_at")[:1]
+    row = CourseModule.objects.filter(course=course, module_id=exercise.module_id).annotate(
+        own_due=Subquery(own)).values_list("own_due", "due_at").first()
+    if row is None:  # the course does not run the module: only an exercise's own deadline
+        course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
+            "due_at", flat=True).first()
+    else:
+        course_due = row[0] if row[0] is not None else row[1]
     if course_due is None:
         return None
     extension = DeadlineExtension.objects.filter(course=course, exercise=exercise,
