@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import CourseAccess, acting_for, acting_student
+from api.access import STUDENT_ACTING, STUDENT_FILTER, CourseAccess, acting_for, acting_student
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import id_field
@@ -50,10 +50,10 @@ class LabRunListApi(ApiView):
     class InputSerializer(serializers.Serializer):
         lab = serializers.SlugField(help_text="the lab's slug")
         params = serializers.DictField(required=False, default=dict)
-        student = id_field(required=False, help_text="staff and keys: for whom")
+        student = id_field(required=False, help_text=STUDENT_ACTING)
 
     class FilterSerializer(serializers.Serializer):
-        student = id_field(required=False)
+        student = id_field(required=False, help_text=STUDENT_FILTER)
 
     @extend_schema(parameters=[FilterSerializer],
                    responses=LabRunOutput(many=True))
