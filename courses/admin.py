@@ -4,7 +4,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
+from courses.models import ContentSync, Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -23,10 +23,37 @@ class ArchivedFilter(admin.SimpleListFilter):
 
 
 CONTENT_READONLY = ("uuid", "source_path", "created_at", "updated_at")
+REPOSITORY_POINTER = (
+    "Content comes from the course's repository: change the file named in source path and "
+    "press Sync on the course's Content page (or run manage.py sync_content). It is read-only "
+    "here, and nothing here deletes it."
+)
+
+
+class ContentAdmin(admin.ModelAdmin):
+    """Content is read-only in the admin (the repository is its source); nothing deletes it."""
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def changeform_view(self, request: Any, object_id: Any = None, form_url: str = "",
+                        extra_context: dict[str, Any] | None = None) -> Any:
+        return super().changeform_view(request, object_id, form_url,
+                                       {**(extra_context or {}), "subtitle": REPOSITORY_POINTER})
+
+    def changelist_view(self, request: Any, extra_context: dict[str, Any] | None = None) -> Any:
+        return super().changelist_view(request, {**(extra_context or {}),
+                                                 "subtitle": REPOSITORY_POINTER})
 
 
 @admin.register(Module)
-class ModuleAdmin(admin.ModelAdmin):
+class ModuleAdmin(ContentAdmin):
     list_display = ("number", "title", "slug", "archived_at")
     list_filter = (ArchivedFilter,)
     search_fields = ("title", "slug", "uuid")
@@ -34,7 +61,7 @@ class ModuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Section)
-class SectionAdmin(admin.ModelAdmin):
+class SectionAdmin(ContentAdmin):
     list_display = ("number", "title", "module", "order", "archived_at")
     list_filter = (ArchivedFilter, "module")
     search_fields = ("number", "title", "slug", "body", "uuid")
@@ -42,7 +69,7 @@ class SectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Figure)
-class FigureAdmin(admin.ModelAdmin):
+class FigureAdmin(ContentAdmin):
     list_display = ("number", "title", "kind", "section", "archived_at")
     list_filter = (ArchivedFilter, "kind")
     search_fields = ("title", "slug", "in_words", "uuid")
@@ -50,7 +77,7 @@ class FigureAdmin(admin.ModelAdmin):
 
 
 @admin.register(Lab)
-class LabAdmin(admin.ModelAdmin):
+class LabAdmin(ContentAdmin):
     list_display = ("title", "slug", "simulation", "section", "archived_at")
     list_filter = (ArchivedFilter, "simulation", "module")
     search_fields = ("title", "slug", "uuid")
@@ -60,13 +87,14 @@ class LabAdmin(admin.ModelAdmin):
 class PartInline(admin.TabularInline):
     model = Part
     extra = 0
+    can_delete = False
     fields = ("key", "answer_type", "points", "order", "archived_at")
     readonly_fields = ("archived_at",)
     show_change_link = True
 
 
 @admin.register(Exercise)
-class ExerciseAdmin(admin.ModelAdmin):
+class ExerciseAdmin(ContentAdmin):
     list_display = ("title", "slug", "kind", "section", "max_attempts", "archived_at")
     list_filter = (ArchivedFilter, "kind", "module")
     search_fields = ("title", "slug", "prompt", "uuid")
@@ -75,7 +103,7 @@ class ExerciseAdmin(admin.ModelAdmin):
 
 
 @admin.register(Part)
-class PartAdmin(admin.ModelAdmin):
+class PartAdmin(ContentAdmin):
     list_display = ("__str__", "answer_type", "points", "archived_at")
     list_filter = (ArchivedFilter, "answer_type", "exercise__kind")
     search_fields = ("key", "exercise__slug", "prompt")
@@ -91,6 +119,9 @@ class EnrollmentInline(admin.TabularInline):
 @admin.register(Course)
 class CourseAdmin(admin.ModelAdmin):
     list_display = ("title", "slug", "module", "created_at")
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
     list_filter = ("module",)
     search_fields = ("title", "slug")
     inlines = (EnrollmentInline,)
@@ -104,3 +135,20 @@ class EnrollmentAdmin(admin.ModelAdmin):
                      "external_id")
     list_select_related = ("user", "course")
     autocomplete_fields = ("user",)
+
+
+@admin.register(ContentSync)
+class ContentSyncAdmin(admin.ModelAdmin):
+    """The record of syncs: read-only."""
+
+    list_display = ("course", "at", "by", "dry_run", "ok", "revision")
+    list_filter = ("ok", "dry_run", "course")
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -1,6 +1,8 @@
 """Course content as synced from files (keyed by uuid), course runs and enrolments."""
 
 import uuid
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -71,6 +73,7 @@ class Figure(ContentItem):
     class Kind(models.TextChoices):
         WORD_VECTORS = "word-vectors", "Word vectors"
         ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
+        STATE_CHAIN = "state-chain", "Hidden-state chain"
 
     section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="figures")
     slug = models.SlugField(max_length=100, unique=True)
@@ -160,7 +163,12 @@ class Part(models.Model):
 
 
 class Course(models.Model):
-    """A run of a module for one class of students."""
+    """A run of one or more modules for one class of students.
+
+    The modules it runs, in order, are its CourseModule rows (`modules`). `module` is the
+    first of them, kept so that existing callers and `course_create(module=...)` work: a
+    course saved for the first time gets a CourseModule for it (order 0).
+    """
 
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -169,9 +177,58 @@ class Course(models.Model):
         null=True, blank=True,
         help_text="when the course ends; retention periods (RETENTION_* settings) count from it")
     created_at = models.DateTimeField(auto_now_add=True)
+    modules: "models.ManyToManyField[Module, CourseModule]" = models.ManyToManyField(
+        Module, through="CourseModule", related_name="run_in")
 
     def __str__(self) -> str:
         return self.title
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        adding = self._state.adding
+        super().save(*args, **kwargs)
+        if adding and self.module_id is not None:
+            CourseModule.objects.get_or_create(course=self, module_id=self.module_id,
+                                               defaults={"order": 0})
+
+    def module_ids(self) -> "models.QuerySet[CourseModule, Any]":
+        """The ids of the modules the course runs, as a subquery (`module_id__in=...` adds
+        no query of its own)."""
+        return CourseModule.objects.filter(course_id=self.pk).values("module_id")
+
+    def released_module_ids(self, at: datetime) -> "models.QuerySet[CourseModule, Any]":
+        """`module_ids` without the modules whose release date is after `at` (what students
+        see)."""
+        return (CourseModule.objects.filter(course_id=self.pk)
+                .filter(models.Q(release_at__isnull=True) | models.Q(release_at__lte=at))
+                .values("module_id"))
+
+
+class CourseModule(models.Model):
+    """One module a course runs: its place in the course, when students first see it
+    (`release_at`, optional), the due date of its exercises that have no own deadline
+    (`due_at`, optional) and its weight in the course total."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="course_modules")
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="course_links")
+    order = models.PositiveIntegerField(default=0)
+    release_at = models.DateTimeField(
+        null=True, blank=True, help_text="students see the module from this moment (empty: now)")
+    due_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="due date of the module's exercises that have no deadline of their own")
+    weight = models.FloatField(default=1.0, help_text="the module's weight in the course total")
+
+    class Meta:
+        ordering = ["course", "order", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["course", "module"], name="module_once_per_course")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.course} runs {self.module}"
+
+    def released(self, at: datetime) -> bool:
+        return self.release_at is None or self.release_at <= at
 
 
 class Enrollment(models.Model):
@@ -202,3 +259,44 @@ class Enrollment(models.Model):
     @property
     def is_staff_role(self) -> bool:
         return self.role in (self.Role.TA, self.Role.INSTRUCTOR)
+
+
+class ContentRepository(models.Model):
+    """Where a course's content comes from: a git URL and branch (an archive needs neither)."""
+
+    course = models.OneToOneField(Course, on_delete=models.CASCADE, related_name="repository")
+    url = models.CharField(max_length=500)
+    branch = models.CharField(max_length=200, default="main")
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.url} ({self.branch})"
+
+
+class ContentSync(models.Model):
+    """One sync (or preview) of a course's content from its repository or an archive."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="content_syncs")
+    source = models.CharField(max_length=500, help_text="repository URL and branch, or archive name")
+    revision = models.CharField(
+        max_length=100, blank=True, help_text="commit sha, or sha256:<digest> of an archive")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    dry_run = models.BooleanField(default=False)
+    ok = models.BooleanField(default=False)
+    changes = models.JSONField(default=list, blank=True)
+    unchanged = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list, blank=True, help_text="file:line: reason lines")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["course", "-at"])]
+
+    def __str__(self) -> str:
+        verb = "preview" if self.dry_run else "sync"
+        return f"{verb} of {self.course} at {self.at:%Y-%m-%d %H:%M} ({'ok' if self.ok else 'failed'})"

@@ -36,7 +36,7 @@ def module_sections(*, course: Course) -> QuerySet[Section]:
     """The course module's active sections in order, with their figures, labs and exercises."""
     return (
         Section.objects.active()
-        .filter(module_id=course.module_id)
+        .filter(module_id__in=course.module_ids())
         .order_by("order")
         .prefetch_related(
             Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
@@ -49,7 +49,7 @@ def module_sections(*, course: Course) -> QuerySet[Section]:
 def course_exercises(*, course: Course) -> QuerySet[Exercise]:
     """The course module's active exercises in order, with their active parts and section."""
     return (
-        Exercise.objects.active().filter(module_id=course.module_id)
+        Exercise.objects.active().filter(module_id__in=course.module_ids())
         .select_related("section").order_by("order")
         .prefetch_related(Prefetch("parts", queryset=Part.objects.active().order_by("order")))
     )

@@ -1,6 +1,6 @@
 """Writes for courses: syncing content from files, course runs and enrolments."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,29 +52,37 @@ def module_folders(root: Path) -> list[Path]:
 
 
 def content_sync(
-    *, root: Path, validators: Validators | None = None, dry_run: bool = False
+    *, root: Path, validators: Validators | None = None, dry_run: bool = False,
+    folders: list[Path] | None = None,
+    checks: Callable[[list[ContentFiles]], list[ContentError]] | None = None,
+    on_applied: Callable[[list[Module]], None] | None = None,
 ) -> SyncReport:
     """Validate every module folder under `root`, then upsert all of it by uuid in one transaction.
 
     Raises ContentInvalid (applying nothing) if any file is invalid. Items whose files were
     removed are archived, never deleted; an archived item that comes back is restored.
     With `dry_run`, the report is computed and the transaction rolled back.
+    `folders` replaces the search for module folders under `root` (a course file's list);
+    `checks` adds problems after validation (e.g. who may change which module); `on_applied`
+    runs inside the transaction with the synced modules in order (e.g. to attach them to a
+    course).
     """
     validators = validators if validators is not None else REGISTERED
-    folders = module_folders(root)
+    folders = module_folders(root) if folders is None else folders
     if not folders:
         raise ContentInvalid([ContentError(str(root), 1, "no module.toml found here or below")])
     bundles = [read_module_folder(folder) for folder in folders]
     errors = [error for files in bundles for error in validate_content(files, validators)]
     if errors:  # the conflict check below relies on valid files
         raise ContentInvalid(errors)
-    errors = _database_conflicts(bundles)
+    errors = _database_conflicts(bundles) + (checks(bundles) if checks else [])
     if errors:
         raise ContentInvalid(errors)
     report = SyncReport()
     with transaction.atomic(durable=True):
-        for files in bundles:
-            _ContentApplier(files, report, validators).apply()
+        modules = [_ContentApplier(files, report, validators).apply() for files in bundles]
+        if on_applied is not None:
+            on_applied(modules)
         if dry_run:
             transaction.set_rollback(True)
     return report
@@ -112,7 +120,7 @@ class _ContentApplier:
         self.report = report
         self.now = timezone.now()
 
-    def apply(self) -> None:
+    def apply(self) -> Module:
         if self.files.module is None:  # validation reports a missing module.toml first
             raise ContentInvalid([ContentError(str(self.files.root), 1, "module.toml is missing")])
         module = self._upsert(Module, self.files.module, self._module_fields(self.files.module))
@@ -136,6 +144,7 @@ class _ContentApplier:
         Part.objects.filter(exercise__in=archived, archived_at__isnull=True).update(
             archived_at=self.now
         )
+        return module
 
     # Field mapping from file data to model fields ------------------------------------------
 

@@ -84,7 +84,7 @@ def part_pools(course: Course) -> list[PartPool]:
     plain wrong ones, each graded once with the module's numbers; and an unreadable one."""
     pools = []
     parts = (Part.objects.active().select_related("exercise")
-             .filter(exercise__module_id=course.module_id, exercise__archived_at__isnull=True)
+             .filter(exercise__module_id__in=course.module_ids(), exercise__archived_at__isnull=True)
              .order_by("exercise__order", "order"))
     for part in parts:
         spec = dict(part.spec)

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from courses.models import Course, Enrollment, Module
+from courses.models import Course, CourseModule, Enrollment, Module
 from courses.services import course_create, enrollment_set
 from grading.models import DefaultVariant
 
@@ -40,6 +40,12 @@ def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -
         if module is None:
             raise LookupError("Module 5 is not loaded: run `manage.py sync_content` first.")
         course = course_create(slug=course_slug, title=f"{module} (demo)", module=module)
+        # Every other synced module runs in the demo course too, after Module 5, by number.
+        others = sorted(Module.objects.active().exclude(pk=module.pk),
+                        key=lambda m: (len(m.number), m.number))
+        for order, other in enumerate(others, start=1):
+            CourseModule.objects.get_or_create(course=course, module=other,
+                                               defaults={"order": order})
         result = DemoResult(course=course)
         wanted = [("instructor", Enrollment.Role.INSTRUCTOR, ""), ("ta", Enrollment.Role.TA, "")]
         wanted += [

@@ -4,7 +4,10 @@ Each input line is either an inline spec
     {"id": "a1", "answer": "0.85^40", "spec": {"type": "numeric", "reference": "0.85^40"}}
 (optionally with "params" for the spec's parameters), or a part of the synced content
     {"id": "a3", "exercise": "<slug>", "part": "<key>", "answer": "34"}
-graded in the default variant (or the variant of "seed"); a part whose key uses earlier
+graded in the default variant, or in variant "variant" (a number, as sync names them:
+see grading.variant_space), or the variant of "seed", or with "params" (values that replace
+the defaults; derived parameters are computed from them); such a line's result carries the
+variant's "params" as drawn. A part whose key uses earlier
 answers (`answer("scores")`) takes the student's earlier answers as "earlier":
 {"scores": "[1, 2]"} (graded as carried.py says). Both go through `grade`, the
 function the web's submission_grade uses. A bad line (not UTF-8, not JSON, nested too deeply,
@@ -24,6 +27,7 @@ from typing import Any
 from courses.models import Part
 from grading.checkers import grade, validate_spec
 from grading.checkers.carried import Earlier, answer_value, carried_keys, grade_carried, key_value
+from grading.variant_space import variant_numbered
 from grading.variants import variant_params
 
 logger = logging.getLogger(__name__)
@@ -51,12 +55,36 @@ def _spec_and_params(item: dict[str, Any], parts: dict[tuple[str, str], Part]) -
         part = parts.get((str(item["exercise"]), str(item["part"])))
         if part is None:
             raise BadLine(f"no active part '{item['part']}' in exercise '{item['exercise']}'")
-        seed = item.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise BadLine("'seed' must be an integer")
-        exercise = part.exercise
-        return part.spec, variant_params(exercise.parameters, exercise.derived, seed)
+        return part.spec, _content_params(item, part)
     raise BadLine("each line needs 'answer' and either 'spec' or 'exercise' and 'part'")
+
+
+def _whole(item: dict[str, Any], name: str) -> int | None:
+    value = item.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise BadLine(f"'{name}' must be an integer")
+    return value
+
+
+def _content_params(item: dict[str, Any], part: Part) -> dict[str, Any]:
+    """The variant a content line asks for: "variant" N, "seed", "params", or the default."""
+    exercise = part.exercise
+    seed, number = _whole(item, "seed"), _whole(item, "variant")
+    given = item.get("params")
+    if sum(x is not None for x in (seed, number, given)) > 1:
+        raise BadLine("give at most one of 'variant', 'seed' and 'params'")
+    if number is not None:
+        return variant_numbered(exercise.parameters, exercise.derived, number).params
+    if given is not None:
+        if not isinstance(given, dict):
+            raise BadLine("'params' must be an object")
+        unknown = sorted(set(given) - set(exercise.parameters or {}))
+        if unknown:
+            raise BadLine(f"'params' names no parameter of the exercise: {', '.join(unknown)}")
+        overrides = {name: {**spec, "default": given.get(name, spec.get("default"))}
+                     for name, spec in (exercise.parameters or {}).items()}
+        return variant_params(overrides, exercise.derived, None)
+    return variant_params(exercise.parameters, exercise.derived, seed)
 
 
 def _echoable(value: Any) -> bool:
@@ -91,8 +119,8 @@ def _error(item_id: Any, message: str) -> dict[str, Any]:
             "misconception": None}
 
 
-def _check_line(line: bytes | str, number: int,
-                parts: dict[tuple[str, str], Part]) -> dict[str, Any]:
+def _check_line(line: bytes | str, number: int, parts: dict[tuple[str, str], Part],
+                defaults: dict[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
     item_id: Any = None
     try:
@@ -101,6 +129,8 @@ def _check_line(line: bytes | str, number: int,
         if not _echoable(item_id):
             item_id = None
             raise BadLine("'id' must be a string, a number or null")
+        if "spec" not in item and not {"variant", "seed", "params"} & set(item):
+            item = {**defaults, **item}
         answer = item.get("answer")
         if not isinstance(answer, str):
             raise BadLine("'answer' must be a string")
@@ -113,6 +143,8 @@ def _check_line(line: bytes | str, number: int,
         out = {"id": item_id, "outcome": result.outcome, "score": result.score,
                "feedback": result.feedback, "misconception": result.misconception,
                "read_as": result.canonical}
+        if "spec" not in item:
+            out["params"] = params
     except (BadLine, ValueError, TypeError, KeyError, RecursionError) as exc:
         out = _error(item_id, str(exc) or type(exc).__name__)
     except Exception as exc:  # a grader bug must not stop the batch; it is logged
@@ -142,10 +174,13 @@ def _earlier(item: dict[str, Any], spec: dict[str, Any], params: dict[str, Any],
     return out
 
 
-def answers_check(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+def answers_check(lines: Iterable[bytes | str], *,
+                  defaults: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """One result per non-blank input line, in order (see the module docstring).
 
     Lines may be bytes (decoded here, so one bad byte spoils only its line) or text.
+    `defaults` ({"variant": N} or {"params": {...}}) applies to content lines that choose no
+    variant themselves.
     """
     parts = {
         (p.exercise.slug, p.key): p
@@ -154,7 +189,7 @@ def answers_check(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     }
     for number, line in enumerate(lines, start=1):
         if line.strip():
-            yield _check_line(line, number, parts)
+            yield _check_line(line, number, parts, defaults or {})
 
 
 def result_line(result: dict[str, Any]) -> str:

@@ -1,4 +1,5 @@
-"""What content sync asks of grading: is a part's spec valid, and does its key grade 1.0."""
+"""What content sync asks of grading: is a part's spec valid, does its key grade 1.0, does no
+misconception grade correct, and do its question tests pass, in every variant."""
 
 from typing import Any
 
@@ -10,26 +11,59 @@ from grading.checkers.carried import (
     key_value,
     resolved_spec,
 )
-from grading.variants import validate_parameters, variant_params
+from grading.question_tests import question_test_failures, question_test_problems
+from grading.variant_space import NumberedVariant, variants_all
+from grading.variants import validate_parameters
 
 
 def part_spec_problems(context: dict[str, Any]) -> list[str]:
     """Problems with one part spec, in its exercise's context ({spec, parameters, derived}).
 
-    Beyond the spec's shape, the reference answer written as a student would type it must
-    grade 1.0 (and no misconception may grade correct) in the default variant, so a broken
-    key never reaches a student.
+    Beyond the spec's shape, in every variant of the exercise (all of a space of at most 200
+    combinations, else the default and 200 seeded draws: see grading.variant_space) the
+    reference answer written as a student would type it must grade 1.0, no misconception may
+    grade correct, and every question test must grade as it expects. A failure names the
+    first variant it happens in (number and parameter values) and how many others fail.
     """
     parameters = context.get("parameters", {})
     derived = context.get("derived", {})
     problems = validate_parameters(parameters, derived)
     if problems:
         return [f"variant parameters: {p}" for p in problems]
-    params = variant_params(parameters, derived, None)
     spec = context["spec"]
+    problems = question_test_problems(spec, {*parameters, *derived})
+    if problems:
+        return problems
+    parts = context.get("parts") or []
+    first: dict[str, NumberedVariant] = {}  # problem text (without variant) -> first variant
+    counts: dict[str, int] = {}
+    total = 0
+    for variant in variants_all(parameters, derived):
+        total += 1
+        for problem in _problems_in(spec, parts, variant):
+            first.setdefault(problem, variant)
+            counts[problem] = counts.get(problem, 0) + 1
+        if len(first) > 20:  # a part broken everywhere: enough to fix it
+            break
+    out = []
+    for problem, variant in first.items():
+        if variant.number == 0 and counts[problem] == total:
+            out.append(problem)  # wrong in every variant: the variant is no news
+            continue
+        others = counts[problem] - 1
+        tail = f" (and in {others} other variant{'s' if others != 1 else ''})" if others else ""
+        out.append(f"{problem}, in {variant.describe()}{tail}")
+    return out
+
+
+def _problems_in(spec: dict[str, Any], parts: list[Any], variant: NumberedVariant) -> list[str]:
+    params = variant.params
     if carried_keys(spec):
-        return _carried_spec_problems(spec, context.get("parts") or [], params)
-    return list(self_check(spec, params))
+        return _carried_spec_problems(spec, parts, params)
+    problems = list(self_check(spec, params))
+    if problems:
+        return problems
+    return question_test_failures(spec, params, variant.number)
 
 
 def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
@@ -51,4 +85,7 @@ def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
                    for k in carried_keys(spec)}
     except (ValueError, TypeError, ArithmeticError) as exc:
         return [f"'reference': an earlier part's key cannot be computed: {exc}"]
+    if spec.get("tests"):
+        return ["'tests' are not run on a part that uses earlier answers (test it with "
+                "check_answers and its 'earlier' field)"]
     return list(self_check(resolved_spec(spec), {**params, **carried}))

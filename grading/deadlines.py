@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from courses.models import Course, Enrollment, Exercise
+from courses.models import Course, CourseModule, Enrollment, Exercise
 from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
@@ -113,19 +114,27 @@ class DeadlineStatus:
 
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
     """The student's deadline on every exercise of the course that has one, by exercise id
-    (exercises without a deadline are absent); three queries."""
-    policy = deadline_policy_of(course=course)
-    due = dict(Deadline.objects.filter(course=course).values_list("exercise_id", "due_at"))
-    extensions = {e.exercise_id: e for e in DeadlineExtension.objects.filter(
-        course=course, student=student)}
+    (exercises without a deadline are absent); one query: the course's deadlines, each with
+    the student's extension (a correlated subquery) and the course's policy (joined)."""
+    extension = DeadlineExtension.objects.filter(
+        course=OuterRef("course_id"), exercise=OuterRef("exercise_id"), student=student)
+    rows = list(
+        Deadline.objects.filter(course=course).select_related("course__deadline_policy")
+        .annotate(extension_due=Subquery(extension.values("due_at")[:1]),
+                  extension_reason=Subquery(extension.values("reason")[:1]))
+    )
+    if not rows:
+        return {}
+    policy = getattr(rows[0].course, "deadline_policy", None) or DeadlinePolicy(course=course)
     statuses = {}
-    for exercise_id, course_due in due.items():
-        extension = extensions.get(exercise_id)
-        later = extension is not None and extension.due_at > course_due
-        statuses[exercise_id] = DeadlineStatus(
-            due_at=extension.due_at if later and extension else course_due,
-            course_due_at=course_due,
-            extension_reason=(extension.reason if later and extension else None),
+    for row in rows:
+        extension_due: datetime | None = row.extension_due
+        later = extension_due is not None and extension_due > row.due_at
+        statuses[row.exercise_id] = DeadlineStatus(
+            due_at=extension_due if later and extension_due else row.due_at,
+            course_due_at=row.due_at,
+            extension_reason=(row.extension_reason
+                              if later else None),
             policy=policy)
     return statuses
 
@@ -134,6 +143,9 @@ def deadline_status(*, student: User, course: Course, exercise: Exercise) -> Dea
     """`deadline_statuses` for one exercise (None: it has no deadline); three queries."""
     course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
         "due_at", flat=True).first()
+    if course_due is None:  # the module's default due date in the course, if it has one
+        course_due = CourseModule.objects.filter(
+            course=course, module_id=exercise.module_id).values_list("due_at", flat=True).first()
     if course_due is None:
         return None
     extension = DeadlineExtension.objects.filter(course=course, exercise=exercise,
@@ -170,7 +182,7 @@ def deadline_list(*, course: Course) -> DeadlineList:
     """The course's exercises with their deadlines, every extension granted and the course's
     deadline policy. Four queries."""
     deadlines = {d.exercise_id: d for d in Deadline.objects.filter(course=course)}
-    exercises = Exercise.objects.active().filter(module_id=course.module_id).order_by("order")
+    exercises = Exercise.objects.active().filter(module_id__in=course.module_ids()).order_by("order")
     extensions = list(
         DeadlineExtension.objects.filter(course=course)
         .select_related("exercise", "student", "granted_by").order_by("exercise__order", "due_at")
@@ -245,7 +257,7 @@ def deadline_set_module(*, course: Course, due_at: datetime | None, by: User) ->
     """Set (or with `due_at` None remove) one due date for every active exercise of the
     course's module; returns how many exercises it applies to. Instructors only."""
     require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
-    exercises = list(Exercise.objects.active().filter(module_id=course.module_id))
+    exercises = list(Exercise.objects.active().filter(module_id__in=course.module_ids()))
     if due_at is None:
         Deadline.objects.filter(course=course, exercise__in=exercises).delete()
         return len(exercises)

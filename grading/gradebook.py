@@ -129,7 +129,7 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
     """The active parts of the course's module, in module order."""
     parts = (
         Part.objects.active()
-        .filter(exercise__module_id=course.module_id, exercise__archived_at__isnull=True)
+        .filter(exercise__module_id__in=course.module_ids(), exercise__archived_at__isnull=True)
         .select_related("exercise")
         .order_by("exercise__order", "order")
     )

@@ -70,6 +70,6 @@ class MisconceptionLabels:
 
 def course_misconception_labels(*, course: Course) -> MisconceptionLabels:
     """The labels of every tag of the course's module (one query)."""
-    specs = (Part.objects.filter(exercise__module_id=course.module_id)
+    specs = (Part.objects.filter(exercise__module_id__in=course.module_ids())
              .order_by("exercise__order", "order").values_list("pk", "spec"))
     return MisconceptionLabels(specs)

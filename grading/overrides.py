@@ -29,7 +29,7 @@ def grade_override_create(*, course: Course, student_id: int, part_id: int,
     """
     require_role(course, by, STAFF_ROLES)
     student = course_student(course, student_id)
-    part = (Part.objects.active().filter(pk=part_id, exercise__module_id=course.module_id)
+    part = (Part.objects.active().filter(pk=part_id, exercise__module_id__in=course.module_ids())
             .first())
     if part is None:
         raise Http404("No such question in this course.")

@@ -46,7 +46,7 @@ def course_student(course: Course, student_id: int) -> User:
 
 def course_exercise(course: Course, exercise_id: int) -> Exercise:
     """An active exercise of the course's module (Http404 otherwise)."""
-    exercise = Exercise.objects.active().filter(pk=exercise_id, module_id=course.module_id).first()
+    exercise = Exercise.objects.active().filter(pk=exercise_id, module_id__in=course.module_ids()).first()
     if exercise is None:
         raise Http404("No such exercise in this course.")
     return exercise

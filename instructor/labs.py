@@ -69,7 +69,7 @@ def labs_overview(*, course: Course) -> LabsOverview:
     part of the module (a fixed number: it does not grow with the class)."""
     students = course_students(course=course).values("user_id")
     runs = LabRun.objects.filter(course=course, requester_id__in=students)
-    labs = list(Lab.objects.active().filter(module_id=course.module_id).order_by("order"))
+    labs = list(Lab.objects.active().filter(module_id__in=course.module_ids()).order_by("order"))
     counts: dict[int, dict[str, int]] = defaultdict(dict)
     for lab_id, status, n in runs.values_list("lab_id", "status").annotate(n=Count("id")).order_by():
         counts[lab_id][status] = n
@@ -87,7 +87,7 @@ def labs_overview(*, course: Course) -> LabsOverview:
         for lab in labs
     ]
     parts = [p for p in Part.objects.active().select_related("exercise")
-             .filter(exercise__module_id=course.module_id, exercise__archived_at__isnull=True)
+             .filter(exercise__module_id__in=course.module_ids(), exercise__archived_at__isnull=True)
              .order_by("exercise__order", "order")
              if p.spec.get("lab") and p.spec.get("measure")]
     calibrations = {p.pk: Calibration(part=p, lab_slug=p.spec["lab"], measure=p.spec["measure"])

@@ -11,6 +11,7 @@ urlpatterns = [
     path("progress/", views.matrix, name="matrix"),
     path("statistics/", views.statistics, name="statistics"),
     path("statistics/parts/<int:part_id>/", views.part, name="part"),
+    path("exercises/<int:exercise_id>/preview/", views.preview, name="preview"),
     path("misconceptions/", views.misconceptions, name="misconceptions"),
     path("labs/", views.labs, name="labs"),
     path("students/<int:student_id>/", views.student, name="student"),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("reviews/", views.reviews, name="reviews"),
     path("reviews/<int:submission_id>/", views.review, name="review"),
     path("deadlines/", views.deadlines, name="deadlines"),
+    path("content/", views.content, name="content"),
     path("export/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
     path("export/submissions.csv", views.submissions_csv, name="submissions-csv"),
 ]

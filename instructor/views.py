@@ -2,20 +2,29 @@
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import IO, Any, cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.core.files.uploadedfile import UploadedFile
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.query_params import int_param
+from courses.course_sync import (
+    course_repository_connect,
+    course_sync_archive,
+    course_sync_repository,
+)
+from courses.models import ContentRepository, ContentSync, Exercise
+from courses.repository import RepositoryRefused
+from grading.author_preview import exercise_preview
 from grading.deadlines import (
     deadline_list,
     deadline_policy_of,
@@ -128,6 +137,26 @@ def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpRespons
     group = request.GET.get("group", "").strip()
     return _page(request, access, "part.html", "statistics", group=group,
                  detail=part_detail(course=access.course, part_id=part_id, group=group))
+
+
+@require_http_methods(["GET", "POST"])
+@staff_view
+def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> HttpResponse:
+    """The exercise as a student sees it in variant ?variant=N; a POST grades the answers
+    typed (answer-<part key>) in that variant and stores nothing."""
+    exercise = Exercise.objects.filter(pk=exercise_id, module_id=access.course.module_id,
+                                       archived_at__isnull=True).first()
+    if exercise is None:
+        raise Http404("No such exercise in this course.")
+    data = request.POST if request.method == "POST" else request.GET
+    answers = {k.removeprefix("answer-"): str(request.POST.get(k, ""))[:2000]
+               for k in request.POST if k.startswith("answer-")}
+    try:
+        shown = exercise_preview(exercise=exercise, number=int_param(data.get("variant"), 0),
+                                 answers=answers)
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    return _page(request, access, "preview.html", "statistics", preview=shown)
 
 
 @require_GET
@@ -249,3 +278,49 @@ def submissions_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpR
 
 def _url(name: str, access: StaffAccess, **kwargs: Any) -> str:
     return reverse(f"dashboard:{name}", kwargs={"course_slug": access.course.slug, **kwargs})
+
+
+@staff_view
+def content(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    """The course's content repository: connect it, preview or sync it, and past syncs.
+
+    Only instructors change or sync; a sync runs synchronously within the fetch time limit
+    (CONTENT_REPOSITORY_TIMEOUT_SECONDS) and its record is shown after the redirect.
+    """
+    course = access.course
+    if request.method == "POST":
+        if not access.can_manage_deadlines:
+            raise PermissionDenied("Only the course's instructors sync its content.")
+        action = request.POST.get("action", "")
+        dry_run = action in ("preview", "preview-archive")
+        record = None
+        if action == "connect":
+            try:
+                course_repository_connect(course=course, user=access.user,
+                                          url=request.POST.get("url", ""),
+                                          branch=request.POST.get("branch", "").strip() or "main")
+                messages.success(request, "Repository connected.")
+            except RepositoryRefused as exc:
+                messages.error(request, f"Repository refused: {exc}")
+        elif action in ("sync", "preview"):
+            if not ContentRepository.objects.filter(course=course).exists():
+                messages.error(request, "Connect a repository first.")
+            else:
+                record = course_sync_repository(course=course, user=access.user, dry_run=dry_run)
+        elif action in ("sync-archive", "preview-archive") and "archive" in request.FILES:
+            upload = cast(UploadedFile, request.FILES["archive"])
+            record = course_sync_archive(course=course, user=access.user,
+                                         upload=cast(IO[bytes], upload),
+                                         name=upload.name or "archive", dry_run=dry_run)
+        else:
+            messages.error(request, "Choose an archive to upload.")
+        url = _url("content", access)
+        return redirect(f"{url}?sync={record.pk}" if record else url)
+    syncs = ContentSync.objects.filter(course=course).select_related("by")[:20]
+    shown_id = int_param(request.GET.get("sync"), default=0)
+    shown = next((s for s in syncs if s.pk == shown_id), None) if shown_id else None
+    if shown_id and shown is None:
+        shown = ContentSync.objects.filter(course=course, pk=shown_id).first()
+    return _page(request, access, "content.html", "content",
+                 repository=ContentRepository.objects.filter(course=course).first(),
+                 syncs=syncs, shown=shown)

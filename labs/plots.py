@@ -289,11 +289,42 @@ def plot_rnn(result: dict[str, Any]) -> str:
     return _svg(fig, key="rnn", title="Hidden state after each token", description=description)
 
 
+def plot_self_attention(result: dict[str, Any]) -> str:
+    """The self-attention weights as a heat map: rows are the queries, columns the keys."""
+    tokens, weights = result["tokens"], result["weights"]
+    with _rc():
+        fig = _figure((4.8, 4.4), (0.16, 0.14, 0.82, 0.9))
+        ax = fig.add_subplot()
+        image = ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0, interpolation="none")
+        ax.set_xticks(range(len(tokens)), tokens, rotation=45, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(len(tokens)), tokens)
+        ax.set_xlabel("key (attended to)")
+        ax.set_ylabel("query (attending)")
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        colourbar = fig.colorbar(image, cax=fig.add_axes((0.85, 0.3, 0.025, 0.5)))
+        colourbar.set_label("attention weight")
+        ax.set_title(f"d = {result['d']}, scores / d^{result['power']:g}: {result['peak']}",
+                     fontsize=9)
+    looks = ", ".join(f"{tokens[i]} -> {tokens[j]} ({w:.2f})"
+                      for i, (j, w) in enumerate(zip(result["argmax"], result["largest"],
+                                                     strict=True)))
+    description = (
+        f"Heat map of self-attention weights over {len(tokens)} tokens, queries down the side, "
+        f"keys across the top; each row sums to 1. Largest weight per query: {looks}. "
+        f"Rows: {result['peak']}."
+    )
+    return _svg(fig, key="self-attention", title="Where each token looks (self-attention weights)",
+                description=description)
+
+
 PLOTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "vanishing-gradient": plot_vanishing_gradient,
     "rnn": plot_rnn,
     "attention": plot_attention,
     "word-vectors": plot_word_vectors,
+    "self-attention": plot_self_attention,
 }
 
 

@@ -35,7 +35,7 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
     commit; Http404 when the user is not a member or there is no such lab."""
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     lab = (Lab.objects.active().select_related("section")
-           .filter(module_id=enrollment.course.module_id, slug=lab_slug).first())
+           .filter(module_id__in=enrollment.course.module_ids(), slug=lab_slug).first())
     if lab is None:
         raise Http404("No such lab.")
     earlier = list(

@@ -54,13 +54,14 @@ class PickerItem:
 def picker_items(*, course: Course) -> list[PickerItem]:
     """The module's sections, exercises (with their points) and labs, in reading order, in
     three queries."""
-    module = course.module
+    module = course.module_ids()  # every module the course runs (a subquery)
     items: list[PickerItem] = []
-    sections = list(Section.objects.active().filter(module=module).order_by("order"))
-    exercises = (Exercise.objects.active().filter(module=module).select_related("section")
+    sections = list(Section.objects.active().filter(module_id__in=module)
+                    .order_by("module__number", "order"))
+    exercises = (Exercise.objects.active().filter(module_id__in=module).select_related("section")
                  .annotate(points=Sum("parts__points", filter=Q(parts__archived_at__isnull=True)))
                  .order_by("order"))
-    labs = Lab.objects.active().filter(module=module).select_related("section").order_by("order")
+    labs = Lab.objects.active().filter(module_id__in=module).select_related("section").order_by("order")
     by_section: dict[int, list[PickerItem]] = {s.pk: [] for s in sections}
     for exercise in exercises:
         by_section.setdefault(exercise.section_id, []).append(PickerItem(

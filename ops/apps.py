@@ -9,8 +9,9 @@ class OpsConfig(AppConfig):
     verbose_name = "Operations"
 
     def ready(self) -> None:
-        from ops import log_context, metrics_db, personal_data
+        from ops import log_context, metrics_db, personal_data, sign_in_spray
 
         metrics_db.database_metrics_connect()
         log_context.request_context_connect()
         personal_data.register()
+        sign_in_spray.connect()

@@ -41,10 +41,11 @@ def cool_off(request: HttpRequest | None = None) -> timedelta:
 class _PausedForm(AuthenticationForm):
     """An unbound sign-in form that shows the paused message as its error."""
 
-    def __init__(self, request: HttpRequest, username: str) -> None:
+    def __init__(self, request: HttpRequest, username: str,
+                 message: str = SIGN_IN_PAUSED_MESSAGE) -> None:
         super().__init__(request, initial={"username": username})
         self._errors = ErrorDict({NON_FIELD_ERRORS: self.error_class(
-            [SIGN_IN_PAUSED_MESSAGE], error_class="nonfield")})
+            [message], error_class="nonfield")})
 
 
 def _is_admin(request: HttpRequest) -> bool:
@@ -53,12 +54,13 @@ def _is_admin(request: HttpRequest) -> bool:
 
 
 def sign_in_paused_response(request: HttpRequest, original_response: HttpResponse | None = None,
-                            credentials: dict[str, Any] | None = None) -> HttpResponse:
+                            credentials: dict[str, Any] | None = None,
+                            message: str = SIGN_IN_PAUSED_MESSAGE) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: the sign-in page the request came from (the site's or the
-    admin's), saying that signing in is paused, with status 429 and the username kept."""
+    admin's), saying `message` (signing in is paused), with status 429 and the username kept."""
     username = str((credentials or {}).get("username") or request.POST.get("username", ""))[:150]
     setattr(request, THROTTLED_ATTRIBUTE, True)
-    form = _PausedForm(request, username)
+    form = _PausedForm(request, username, message)
     status = int(getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429))
     if _is_admin(request):
         context = {**admin.site.each_context(request), "form": form, "title": "Log in",

@@ -17,7 +17,7 @@ from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django.utils import timezone
 
-from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
+from courses.models import Course, CourseModule, Enrollment, Exercise, Figure, Lab, Part, Section
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
 from grading.deadlines import DeadlineStatus, deadline_statuses
@@ -310,7 +310,8 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
     course = enrollment.course
     student = cast(User, user)
     sections = list(
-        Section.objects.active().filter(module_id=course.module_id).order_by("order")
+        Section.objects.active().filter(module_id__in=course.module_ids())
+        .order_by("module__number", "order")
         .prefetch_related(
             Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
             Prefetch("labs", queryset=Lab.objects.active().order_by("order")),
@@ -369,12 +370,17 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
 
 def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
     """Each active course of `user` with the user's role in it, its module's sections and
-    the user's progress in each (parts answered and solved), in four queries whatever the
-    number of courses, plus three per course the user studies in (their deadlines there; four
-    when it has some)."""
+    the user's progress in each (parts answered and solved), in five queries whatever the
+    number of courses, plus one per course the user studies in (their deadlines there, with
+    their extensions and the course's policy; two when it has some)."""
     courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
-    module_ids = {c.module_id for c in courses}
-    sections = list(Section.objects.active().filter(module_id__in=module_ids).order_by("order"))
+    runs: dict[int, set[int]] = defaultdict(set)  # course id -> the modules it runs
+    for course_id, run_module_id in CourseModule.objects.filter(
+            course__in=courses).values_list("course_id", "module_id"):
+        runs[course_id].add(run_module_id)
+    module_ids = set().union(*runs.values()) if runs else set()
+    sections = list(Section.objects.active().filter(module_id__in=module_ids)
+                    .order_by("module__number", "order"))
     parts = list(
         Part.objects.active().filter(exercise__module_id__in=module_ids,
                                      exercise__archived_at__isnull=True)
@@ -389,7 +395,7 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
     result = []
     for course in courses:
         rows = []
-        for section in (s for s in sections if s.module_id == course.module_id):
+        for section in (s for s in sections if s.module_id in runs[course.pk]):
             ids = [pk for pk, section_id in parts if section_id == section.pk]
             rows.append((section, SectionProgress(
                 total=len(ids),
@@ -435,7 +441,7 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     part = (
         Part.objects.active().select_related("exercise")
-        .filter(pk=part_id, exercise__module_id=enrollment.course.module_id,
+        .filter(pk=part_id, exercise__module_id__in=enrollment.course.module_ids(),
                 exercise__archived_at__isnull=True)
         .first()
     )

@@ -130,7 +130,8 @@ class SectionListApi(ApiView):
     def get(self, request: Request, course_slug: str) -> Response:
         """The module's sections in order."""
         access = self.access(course_slug)
-        sections = Section.objects.active().filter(module_id=access.course.module_id).order_by("order")
+        sections = Section.objects.active().filter(
+            module_id__in=access.course.module_ids()).order_by("module__number", "order")
         return self.paginated(request, sections, SectionSummary)
 
 
@@ -143,7 +144,7 @@ class SectionDetailApi(ApiView):
         """One section with its body."""
         access = self.access(course_slug)
         section = (Section.objects.active()
-                   .filter(module_id=access.course.module_id, slug=section_slug).first())
+                   .filter(module_id__in=access.course.module_ids(), slug=section_slug).first())
         if section is None:
             raise ApiError(404, "not_found", "No such section.")
         return Response(self.OutputSerializer(section).data)

@@ -79,7 +79,7 @@ class LabRunListApi(ApiView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         requester = acting_for(access, data.get("student"), doing="run labs")
-        lab = Lab.objects.active().filter(module_id=access.course.module_id, slug=data["lab"]).first()
+        lab = Lab.objects.active().filter(module_id__in=access.course.module_ids(), slug=data["lab"]).first()
         if lab is None:
             raise ApiError(400, "invalid", "No such lab in this course.", {"lab": ["Unknown lab."]})
 

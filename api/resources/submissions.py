@@ -109,7 +109,7 @@ class SubmissionListApi(ApiView):
         data = serializer.validated_data
         student = acting_for(access, data.get("student"), doing="submit")
         part = (Part.objects.select_related("exercise")
-                .filter(pk=data["part"], exercise__module_id=access.course.module_id).first())
+                .filter(pk=data["part"], exercise__module_id__in=access.course.module_ids()).first())
         if part is None:
             raise ApiError(400, "invalid", "No such part in this course.", {"part": ["Unknown part."]})
 

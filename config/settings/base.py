@@ -151,6 +151,21 @@ STORAGES = {
 
 CONTENT_ROOT = BASE_DIR / "courses" / "content"
 
+# Course content repositories (an instructor's "Sync" on the course's Content page; see
+# docs/operations.md). Only these URL schemes and host names are fetched; a host that resolves
+# to a private, loopback or link-local address is refused unless ..._ALLOW_PRIVATE is on.
+# "file" in the schemes allows local paths (tests only). Limits bound one fetch or archive.
+CONTENT_REPOSITORY_ALLOWED_SCHEMES = env.list("CONTENT_REPOSITORY_ALLOWED_SCHEMES", default=["https"])
+CONTENT_REPOSITORY_ALLOWED_HOSTS = env.list(
+    "CONTENT_REPOSITORY_ALLOWED_HOSTS", default=["github.com", "gitlab.com", "codeberg.org"]
+)
+CONTENT_REPOSITORY_ALLOW_PRIVATE = env.bool("CONTENT_REPOSITORY_ALLOW_PRIVATE", default=False)
+CONTENT_REPOSITORY_TIMEOUT_SECONDS = env.int("CONTENT_REPOSITORY_TIMEOUT_SECONDS", default=30)
+CONTENT_REPOSITORY_MAX_BYTES = env.int("CONTENT_REPOSITORY_MAX_BYTES", default=20_000_000)
+CONTENT_REPOSITORY_MAX_FILES = env.int("CONTENT_REPOSITORY_MAX_FILES", default=2000)
+CONTENT_ARCHIVE_MAX_BYTES = env.int("CONTENT_ARCHIVE_MAX_BYTES", default=10_000_000)
+CONTENT_ARCHIVE_MAX_RATIO = env.int("CONTENT_ARCHIVE_MAX_RATIO", default=100)
+
 # Backups (manage.py backup_database / restore_database): the folder holding pg_dump and
 # pg_restore when the ones on PATH are not of the server's major version (e.g.
 # /usr/lib/postgresql/16/bin). The service keeps no uploaded files today; when MEDIA_ROOT

@@ -10,5 +10,8 @@ from config.settings.production import env
 # gunicorn listens on 127.0.0.1 without TLS: the cookies must travel over plain HTTP.
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+# ... and the pages too: production redirects plain HTTP to https (every request of the last
+# run was a 301 to https://127.0.0.1, so the rush measured redirects, not answers).
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 # The service's routes plus /load/baseline/ (a view that inserts one row).
 ROOT_URLCONF = "config.load_urls"

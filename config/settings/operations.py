@@ -31,7 +31,7 @@ def operations_middleware(middleware: list[str]) -> list[str]:
     at = wrapped.index(session) if session in wrapped else 1
     wrapped[at:at] = ["ops.database_outage.DatabaseOutageMiddleware"]
     return [*wrapped, "django_prometheus.middleware.PrometheusAfterMiddleware",
-            "axes.middleware.AxesMiddleware"]
+            "ops.sign_in_spray.AddressSignInLimitMiddleware", "axes.middleware.AxesMiddleware"]
 
 
 # --- Sign-in throttling (django-axes; ops/sign_in.py) ----------------------------------------
@@ -42,6 +42,11 @@ def operations_middleware(middleware: list[str]) -> list[str]:
 # goes through the authentication backend, so all are covered.
 SIGN_IN_MAX_FAILURES = _env.int("SIGN_IN_MAX_FAILURES", default=5)
 SIGN_IN_WINDOW_SECONDS = _env.int("SIGN_IN_WINDOW_SECONDS", default=300)
+# Password spraying: after SIGN_IN_ADDRESS_MAX_FAILURES failed sign-ins from one address
+# (any usernames) within SIGN_IN_ADDRESS_WINDOW_SECONDS, counted in the cache, every sign-in
+# from that address answers 429 until the window ends (ops/sign_in_spray.py).
+SIGN_IN_ADDRESS_MAX_FAILURES = _env.int("SIGN_IN_ADDRESS_MAX_FAILURES", default=50)
+SIGN_IN_ADDRESS_WINDOW_SECONDS = _env.int("SIGN_IN_ADDRESS_WINDOW_SECONDS", default=900)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

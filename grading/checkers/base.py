@@ -29,6 +29,7 @@ COMMON_KEYS = frozenset({
     "misconceptions", "feedback_correct", "feedback_incorrect", "lab", "measure", "lab_params",
     "alternatives",
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
+    "tests",  # question_tests.py: answers with their expected outcome, run by sync
 })
 
 DEFAULT_CORRECT = "Correct."

@@ -13,7 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from labs.simulations import attention, diagnostic, rnn, vanishing_gradient, word_vectors
+from labs.simulations import (
+    attention,
+    diagnostic,
+    rnn,
+    self_attention,
+    vanishing_gradient,
+    word_vectors,
+)
 from labs.simulations._common import ParamSchema, clean_params
 
 SIMULATIONS: dict[str, ModuleType] = {
@@ -21,6 +28,7 @@ SIMULATIONS: dict[str, ModuleType] = {
     "rnn": rnn,
     "attention": attention,
     "word-vectors": word_vectors,
+    "self-attention": self_attention,
     "diagnostic": diagnostic,
 }
 

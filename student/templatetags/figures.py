@@ -1,4 +1,5 @@
-"""The module's two figures drawn on the server: 5.1 as SVG arrows, 5.6 as an HTML grid.
+"""The module's figures drawn on the server: 5.1 as SVG arrows, 5.2 as an SVG chain of steps,
+5.6 as an HTML grid.
 
 Both work without JavaScript: the chosen word pair and the chosen grid row arrive as query
 parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here. A figure has a
@@ -70,6 +71,41 @@ def alignment_grid_figure(figure: Figure, row: int | None) -> SafeString:
     return _drawn("student/figures/alignment_grid.html", figure, row, alignment_grid_context)
 
 
+@register.simple_tag
+def state_chain_figure(figure: Figure) -> SafeString:
+    """Figure 5.2, the hidden-state chain (see `state_chain_context`)."""
+    return _drawn("student/figures/state_chain.html", figure, None, state_chain_context)
+
+
+#: Figure 5.2's geometry in SVG user units: a step's box and the gap its state arrow crosses.
+_STEP_W, _STEP_H, _GAP, _LEFT = 110, 64, 80, 10
+
+
+def state_chain_context(figure: Figure, _choice: object = None) -> dict[str, Any]:
+    """Figure 5.2: one box per token of `figure.data["tokens"]` (at least one; "x" when the
+    content names none), each taking the previous state from the left and its token from
+    below and passing its state on to the right: h_t = step_t(h_{t-1}, x_t)."""
+    tokens = [str(t) for t in (figure.data or {}).get("tokens", [])] or ["x"]
+    top = 40
+    mid = top + _STEP_H // 2
+    steps = []
+    for index, token in enumerate(tokens):
+        x = _LEFT + _GAP + index * (_STEP_W + _GAP)
+        steps.append({
+            "number": index + 1, "previous": index, "token": token,
+            "x": x, "y": top, "w": _STEP_W, "h": _STEP_H, "cx": x + _STEP_W // 2,
+            "mid_y": mid, "label_y": mid + 6,
+            "in_x1": x - _GAP + 4, "in_x2": x - 2, "in_label_x": x - _GAP // 2,
+            "token_line_y1": top + _STEP_H + 44, "token_line_y2": top + _STEP_H + 2,
+            "token_y": top + _STEP_H + 66,
+        })
+    end = _LEFT + _GAP + len(tokens) * (_STEP_W + _GAP)
+    last = {"number": len(tokens), "x1": end - _GAP + 2, "x2": end - 4,
+            "label_x": end - _GAP // 2}
+    return {"figure": figure, "steps": steps, "last": last, "label_y": mid - 12,
+            "mid_y": mid, "width": end + _LEFT, "height": top + _STEP_H + 84}
+
+
 def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any]:
     """Figure 5.1: every word as an arrow from the origin, the chosen pair highlighted with
     its angle, and the analogy arrow man -> woman copied to start at king."""
@@ -97,6 +133,16 @@ def word_vectors_context(figure: Figure, pair: tuple[str, str]) -> dict[str, Any
     }
 
 
+def _shade(weight: float) -> int:
+    """The cell's shade class (0..100) for `weight`: between 72 and 84 neither dark nor white
+    text reaches a contrast of 4.5 on the accent blue, so shades there move to the nearer end
+    (white text from 84 up)."""
+    shade = round(max(0.0, min(1.0, weight)) * 100)
+    if 72 < shade < 84:
+        return 72 if shade < 78 else 84
+    return shade
+
+
 def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     """Figure 5.6: the weights as a table whose cells are shaded by weight (a class `w-0` ..
     `w-100`, site.css: no style attribute, which the Content-Security-Policy refuses);
@@ -108,8 +154,8 @@ def alignment_grid_context(figure: Figure, row: int | None) -> dict[str, Any]:
     rows = []
     for index, (word, values) in enumerate(zip(target, weights, strict=False)):
         weighted = [(s, float(w)) for s, w in zip(source, values, strict=False)]
-        cells = [{"word": s, "shown": f"{w:g}", "shade": round(max(0.0, min(1.0, w)) * 100),
-                  "dark": w >= 0.5, "zero": w <= 0.0} for s, w in weighted]
+        cells = [{"word": s, "shown": f"{w:g}", "shade": _shade(w), "dark": _shade(w) >= 84,
+                  "zero": w <= 0.0} for s, w in weighted]
         ranked = [cells[i] for i in sorted((i for i, (_, w) in enumerate(weighted) if w > 0),
                                            key=lambda i: -weighted[i][1])]
         rows.append({"index": index, "word": word, "cells": cells, "ranked": ranked,

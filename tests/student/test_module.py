@@ -49,10 +49,10 @@ def test_module_page_of_another_course_is_404(client, alice, other_course):
 
 # --- the module page: figures, progress, speed -------------------------------------------
 
-#: session, user, then the module page selector's 12 queries (9, and the deadline policy,
-#: deadlines and the student's extensions), whether the student has the module's own numbers
-#: (the default variant), and the live session banner
-MODULE_PAGE_QUERIES = 16
+#: session, user, then the module page selector's 10 queries (9, and one for the deadlines
+#: with the student's extensions and the course's policy), whether the student has the
+#: module's own numbers (the default variant), and the live session banner
+MODULE_PAGE_QUERIES = 14
 
 
 def _module_url(course) -> str:
@@ -116,10 +116,54 @@ def test_unknown_figure_choices_fall_back_to_the_defaults(client, alice, course)
 def test_figures_wait_for_the_prediction_of_their_section(client, alice, course):
     client.force_login(alice)
     page = client.get(_module_url(course)).content.decode()
-    assert page.count('<details class="reveal">') == 2
+    assert page.count('<details class="reveal"') == 2
     _answer(alice, course, "predict-analogy", "endpoint", "queen")
     page = client.get(_module_url(course)).content.decode()
-    assert page.count('<details class="reveal">') == 1
+    assert page.count('<details class="reveal"') == 1
+
+
+def _before_fold(page: str, slug: str) -> str:
+    """The page up to the figure's fold (what shows before the student opens it)."""
+    return page[:page.index(f'id="reveal-{slug}"')]
+
+
+def test_what_describes_a_hidden_figure_is_revealed_with_it(client, alice, course):
+    """Issue 25 item 2: caption, instructions and "In words" of a figure that shows the answer
+    to a prediction stay folded with it; once the prediction is locked, they show in the same
+    order as before."""
+    from courses.models import Figure
+
+    client.force_login(alice)
+    page = html.unescape(client.get(_module_url(course)).content.decode())
+    for figure in Figure.objects.filter(slug__in=["direction-carries-meaning", "alignment-grid"]):
+        before = _before_fold(page, figure.slug)
+        section = before[before.rindex(f'id="s-{figure.section.number}"'):]
+        for text in (figure.instructions, figure.caption, figure.in_words):
+            assert text not in section, text
+        folded = page[page.index(f'id="reveal-{figure.slug}"'):]
+        folded = folded[:folded.index("</figure>")]
+        for text in (figure.instructions, figure.caption, figure.in_words):
+            assert text in folded, text
+    _answer(alice, course, "predict-analogy", "endpoint", "queen")
+    page = html.unescape(client.get(_module_url(course)).content.decode())
+    assert 'id="reveal-direction-carries-meaning"' not in page
+    assert "the step from man to woman, added to king, lands near queen" in page
+
+
+def test_section_5_2_draws_the_hidden_state_chain_with_its_text_alternative(client, alice,
+                                                                          course):
+    """Issue 25 item 6: the flowchart its "In words" describes, one step per token."""
+    client.force_login(alice)
+    page = client.get(_module_url(course)).content.decode()
+    section = page[page.index('id="s-5.2"'):page.index('id="s-5.3"')]
+    assert 'id="figure-hidden-state-chain"' in section
+    svg = section[section.index("<svg"):section.index("</svg>")]
+    assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
+    assert svg.count('<g class="step">') == 3
+    assert "Step 1 reads the token" in svg and "writes the state h3" in svg
+    assert "In words.</strong> The hidden state passes along a chain" in section
+    body = section[:section.index('id="figure-hidden-state-chain"')]
+    assert "The hidden state passes along a chain" not in body  # said once, by the figure
 
 
 # --- signing in ----------------------------------------------------------------------------

@@ -17,7 +17,8 @@ KEYS = sorted(LAB_SIMULATIONS)
 
 
 def test_registry_names_the_four_labs():
-    assert set(LAB_SIMULATIONS) == {"vanishing-gradient", "rnn", "attention", "word-vectors"}
+    assert set(LAB_SIMULATIONS) == {"vanishing-gradient", "rnn", "attention", "word-vectors",
+                                     "self-attention"}
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -1,0 +1,104 @@
+"""Sync checks the key, the misconceptions and the question tests in every variant, and names
+the variant (number and parameter values) where one fails, as file:line: reason."""
+
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+
+from courses.models import Exercise
+from courses.services import ContentInvalid, content_sync
+
+pytestmark = pytest.mark.django_db
+
+EXERCISE = Path("exercises") / "apply-1-gradient-bound.toml"
+#: Appended to apply-1's only part: 0.8^20 is the key sigma^steps in variant 1 only
+#: (sigma = 0.8, steps = 20: the first combination in sorted name order).
+KEY_IN_VARIANT_1 = '''
+  [[parts.misconceptions]]
+  answer = "0.8^20"
+  tag = "one-variant-key"
+  feedback = "This is the key of one variant."
+'''
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    target = tmp_path / "module-05"
+    shutil.copytree(Path(settings.CONTENT_ROOT) / "module-05", target)
+    return target
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def test_a_misconception_equal_to_the_key_in_one_variant_fails_the_sync_naming_it(content):
+    _append(content / EXERCISE, KEY_IN_VARIANT_1)
+    with pytest.raises(ContentInvalid) as caught:
+        content_sync(root=content)
+    [error] = caught.value.errors
+    assert error.path.endswith("module-05/exercises/apply-1-gradient-bound.toml")
+    assert error.line > 1
+    assert "one-variant-key" in error.reason or "0.8^20" in error.reason
+    assert "variant 1 (sigma=0.8, steps=20)" in str(error)
+    assert Exercise.objects.count() == 0  # nothing applied
+
+
+def test_the_command_reports_the_variant_as_file_line_reason(content):
+    _append(content / EXERCISE, KEY_IN_VARIANT_1)
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing was applied"):
+        call_command("sync_content", str(content), stdout=StringIO(), stderr=err)
+    line = err.getvalue().strip()
+    assert line.startswith("module-05/exercises/apply-1-gradient-bound.toml:")
+    assert "in variant 1 (sigma=0.8, steps=20)" in line
+
+
+def test_question_tests_that_hold_in_every_variant_let_the_sync_through(content):
+    _append(content / EXERCISE, '''
+  [[parts.tests]]
+  answer = "{{ sigma }}^{{ steps }}"
+  outcome = "correct"
+  score = 1
+
+  [[parts.tests]]
+  answer = "{{ sigma }}*{{ steps }}"
+  outcome = "incorrect"
+  misconception = "linear-decay"
+
+  [[parts.tests]]
+  answer = "half"
+  outcome = "invalid"
+''')
+    report = content_sync(root=content)
+    assert report.change_count > 0
+
+
+def test_a_question_test_failing_in_some_variants_names_the_first_and_counts_the_rest(content):
+    _append(content / EXERCISE, '''
+  [[parts.tests]]
+  answer = "0.0115"
+  outcome = "incorrect"
+''')
+    with pytest.raises(ContentInvalid) as caught:
+        content_sync(root=content)
+    [error] = caught.value.errors
+    assert "'tests' 1: '0.0115' grades correct" in error.reason
+    assert "expected incorrect, in variant 1 (sigma=0.8, steps=20)" in error.reason
+
+
+def test_a_malformed_question_test_is_reported_without_grading(content):
+    _append(content / EXERCISE, '''
+  [[parts.tests]]
+  answer = "{{ gamma }}"
+  outcome = "right"
+''')
+    with pytest.raises(ContentInvalid) as caught:
+        content_sync(root=content)
+    reasons = " | ".join(e.reason for e in caught.value.errors)
+    assert "unknown parameters: gamma" in reasons
+    assert "needs an 'outcome'" in reasons

@@ -1,0 +1,73 @@
+"""The author preview: staff see an exercise in any numbered variant with its key, canonical
+form and misconceptions, and try answers that are graded but never stored; students never
+see it."""
+
+import pytest
+from django.urls import reverse
+
+from courses.models import Exercise
+from events.models import WebhookDelivery
+from grading.models import PartProgress, Submission, WrongAnswerCount
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(course, slug="apply-1-gradient-bound", **query):
+    exercise = Exercise.objects.get(slug=slug)
+    url = reverse("dashboard:preview", args=[course.slug, exercise.pk])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def test_the_instructor_sees_a_variant_with_its_numbers_key_and_misconceptions(client, course, irene):
+    client.force_login(irene)
+    page = client.get(_url(course, variant=1)).content.decode()
+    assert "Variant 1" in page
+    assert 'data-param="sigma">0.8<' in page and 'data-param="steps">20<' in page
+    assert "0.8^20" in page or "0.8**20" in page or "0.0115" in page  # the key of variant 1
+    assert "linear-decay" in page and "sigma*steps" in page
+    assert 'href="?variant=2"' in page  # next variant
+
+
+def test_variant_0_is_the_module_numbers_and_the_last_wraps_to_0(client, course, irene):
+    client.force_login(irene)
+    page = client.get(_url(course)).content.decode()
+    assert 'data-param="sigma">0.85<' in page and 'data-param="steps">40<' in page
+    assert 'href="?variant=0"' in client.get(_url(course, variant=36)).content.decode()
+    assert client.get(_url(course, variant=37)).status_code == 404
+
+
+def test_a_tried_answer_is_graded_in_the_variant_and_nothing_is_stored(client, course, irene):
+    client.force_login(irene)
+    response = client.post(_url(course), {"variant": "1", "answer-bound": "0.8*20"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-outcome="incorrect"' in page and "linear-decay" in page
+    right = client.post(_url(course), {"variant": "1", "answer-bound": "0.8^20"}).content.decode()
+    assert 'data-outcome="correct"' in right
+    assert Submission.objects.count() == 0
+    assert PartProgress.objects.count() == 0
+    assert WrongAnswerCount.objects.count() == 0
+    assert WebhookDelivery.objects.count() == 0
+
+
+def test_a_ta_may_preview(client, course, tara):
+    client.force_login(tara)
+    assert client.get(_url(course)).status_code == 200
+
+
+def test_a_student_never_sees_the_preview(client, course, alice):
+    client.force_login(alice)
+    assert client.get(_url(course)).status_code == 403
+    assert client.post(_url(course), {"answer-bound": "1"}).status_code == 403
+    assert Submission.objects.count() == 0
+
+
+def test_the_staff_of_another_course_get_404(client, course, oscar):
+    client.force_login(oscar)
+    assert client.get(_url(course)).status_code == 404
+
+
+def test_the_question_pages_link_to_the_preview(client, course, irene):
+    client.force_login(irene)
+    stats = client.get(reverse("dashboard:statistics", args=[course.slug])).content.decode()
+    assert _url(course) in stats
