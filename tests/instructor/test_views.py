@@ -21,7 +21,7 @@ from tests.instructor.conftest import build_class
 PAGES = {
     "overview": 7,
     "matrix": 9,
-    "statistics": 9,
+    "statistics": 10,  # + the score and attempt distributions of every question, one query
     "part": 12,
     "misconceptions": 9,
     "labs": 10,
