@@ -5,9 +5,10 @@ forward, and the prediction is graded against what the self-attention lab measur
 
 import math
 import shutil
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from django.contrib.auth.models import User
 
 from courses.models import Course, Enrollment, Lab, Module, Part
 from courses.services import content_sync
@@ -33,7 +34,7 @@ def module_06() -> Module:
 def carol(module_06: Module):
     """A student of a course that runs Module 6."""
     course = Course.objects.create(slug="attention-winter", title="Attention, winter", module=module_06)
-    user = UserFactory(username="carol")
+    user = cast(User, UserFactory(username="carol"))
     course.enrollments.create(user=user, role=Enrollment.Role.STUDENT)
     return user, course
 
