@@ -99,6 +99,23 @@ def course_access(request: Request, course_slug: str, *, need: Level = Level.MEM
     return access
 
 
+# What `student` means for each kind of caller, for the schema (OpenAPI cannot say "required
+# for some callers"): its descriptions are these.
+STUDENT_ACTING = (
+    "Whose work this is. Required for staff and the LMS key: without it the answer is a 400 "
+    "`invalid` naming `student`; an id not enrolled in the course is a 404; a TA may give only "
+    "their own id (403). A student may leave it out (their own work) or give their own id; "
+    "another id is a 403.")
+STUDENT_FILTER = (
+    "Staff and API keys: only this student's (every student's without it; an id not enrolled "
+    "is a 404). A student sees only their own: leave it out or give their own id (another id "
+    "is a 403).")
+STUDENT_VARIANT = (
+    "Staff and API keys: show this student's variant (prompt and parameter values); without "
+    "it, the default numbers. An id not enrolled is a 404. A student always sees their own "
+    "variant: leave it out or give their own id (another id is a 403).")
+
+
 def _student_of_course(access: CourseAccess, student_id: int) -> User:
     """A student enrolled (actively or not) in the course, or 404."""
     enrollment = (Enrollment.objects.select_related("user")

@@ -82,7 +82,7 @@ EXERCISE_FIELDS = _rules(
      "penalty": NUMBER},
 )
 PART_REQUIRED = {"key": STR, "type": STR}
-PART_OPTIONAL = {"points": NUMBER, "prompt": STR}
+PART_OPTIONAL = {"points": NUMBER, "prompt": STR, "label": STR}
 
 SpecValidator = Callable[[dict[str, Any]], list[str]]
 LabParamsValidator = Callable[[str, dict[str, Any]], list[str]]

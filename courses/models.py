@@ -7,6 +7,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from courses.part_labels import part_label
+
 
 class ContentQuerySet(models.QuerySet):
     """Queries over synced content; archived rows are kept for the work attached to them."""
@@ -152,6 +154,12 @@ class Part(models.Model):
 
     def __str__(self) -> str:
         return f"{self.exercise.slug}/{self.key}"
+
+    @property
+    def label(self) -> str:
+        """The short label staff pages show (courses.part_labels.part_label)."""
+        return part_label(label=str((self.spec or {}).get("label") or ""), prompt=self.prompt,
+                          key=self.key)
 
 
 class Course(models.Model):

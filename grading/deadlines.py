@@ -139,22 +139,28 @@ def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineSta
     return statuses
 
 
-#: `deadline_status(module_due=...)` not given: the module's due date is read when needed.
+#: `deadline_status(due=...)` not given: the exercise's due date in the course is read.
 UNREAD = object()
 
 
 def deadline_status(*, student: User, course: Course, exercise: Exercise,
-                    module_due: datetime | object | None = UNREAD) -> DeadlineStatus | None:
-    """`deadline_statuses` for one exercise (None: it has no deadline); three queries.
-    `module_due`: the due date of the exercise's module in the course (CourseModule.due_at,
-    None for none) when the caller has read it, which saves that read."""
-    course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
-        "due_at", flat=True).first()
-    if course_due is None and isinstance(module_due, datetime):
-        course_due = module_due
-    elif course_due is None and module_due is UNREAD:  # the module's default due date
-        course_due = CourseModule.objects.filter(
-            course=course, module_id=exercise.module_id).values_list("due_at", flat=True).first()
+                    due: datetime | object | None = UNREAD) -> DeadlineStatus | None:
+    """`deadline_statuses` for one exercise (None: it has no deadline), the module's default
+    due date in the course standing in for an exercise without its own. `due`: that due date
+    (the exercise's own deadline, else its module's; None for none) when the caller has read
+    it. No query without a deadline when `due` is given, one when it is read here (the
+    exercise's own beside the module's); two more when there is a deadline."""
+    if due is not UNREAD:
+        course_due = due if isinstance(due, datetime) else None
+    else:
+        own = Deadline.objects.filter(course=course, exercise=exercise).values("due_at")[:1]
+        row = CourseModule.objects.filter(course=course, module_id=exercise.module_id).annotate(
+            own_due=Subquery(own)).values_list("own_due", "due_at").first()
+        if row is None:  # the course does not run the module: only an exercise's own deadline
+            course_due = Deadline.objects.filter(course=course, exercise=exercise).values_list(
+                "due_at", flat=True).first()
+        else:
+            course_due = row[0] if row[0] is not None else row[1]
     if course_due is None:
         return None
     extension = DeadlineExtension.objects.filter(course=course, exercise=exercise,

@@ -44,9 +44,16 @@ class PartColumn:
     key: str
     points: float
     max_attempts: int = 0  # the exercise's attempts (0: unlimited)
+    part_label: str = ""  # Part.label: the part's short label ("" shows the key)
 
     @property
     def label(self) -> str:
+        """How pages name the column: the exercise's title and the part's label."""
+        return f"{self.exercise_title} / {self.part_label or self.key}"
+
+    @property
+    def key_label(self) -> str:
+        """The column's stable name in CSV headers: the exercise's title and the part's key."""
         return f"{self.exercise_title} / {self.key}"
 
 
@@ -133,7 +140,7 @@ def gradebook_columns(*, course: Course) -> list[PartColumn]:
     )
     return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
                        exercise_title=p.exercise.title, key=p.key, points=p.points,
-                       max_attempts=p.exercise.max_attempts)
+                       max_attempts=p.exercise.max_attempts, part_label=p.label)
             for p in parts]
 
 
@@ -297,7 +304,7 @@ def gradebook_csv_rows(columns: list[PartColumn],
     `gradebook_iter` streams in constant memory)."""
     total_points = f"{sum(c.points for c in columns):g}"
     yield [csv_safe(c) for c in ("username", "name", "email", "external_id", "group",
-                                 *[c.label for c in columns], "total", "out_of")]
+                                 *[c.key_label for c in columns], "total", "out_of")]
     for row in rows:
         scores = []
         for column in columns:

@@ -4,20 +4,29 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404
 
-from courses.models import Course
+from courses.models import Course, Part
 from grading.models import Review, Submission
 from grading.progress import FULL_MARKS
 from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
 from grading.verdicts import NewVerdict, Why, verdict_record
 
 
+def review_passes(score: float, part: Part) -> bool:
+    """True when a reviewed `score` (a fraction of the part's points) passes the part: it
+    reaches the part's `pass_score` (a text part's rule; full marks when it has none)."""
+    rule = part.spec.get("pass_score", 1.0) if isinstance(part.spec, dict) else 1.0
+    threshold = min(float(rule), 1.0) if isinstance(rule, int | float) else 1.0
+    return score >= threshold - (1.0 - FULL_MARKS)
+
+
 @transaction.atomic(durable=True)
 def review_create(*, course: Course, submission_id: int, reviewer: User, points: float,
                   comment: str = "") -> Review:
     """Grade an answer awaiting review (or re-grade a reviewed one) with `points` out of the
-    part's points; the submission takes the score, an outcome from it (full marks correct,
-    some partial, none incorrect) and the comment as its feedback, and a submission.graded
-    webhook is recorded in the same transaction. Every review is kept.
+    part's points; the submission takes the score, an outcome from it (correct when it passes
+    the part, see `review_passes`; else partial for some points, incorrect for none) and the
+    comment as its feedback, and a submission.graded webhook is recorded in the same
+    transaction. Every review is kept.
 
     Raises PermissionDenied unless `reviewer` is an instructor or TA of the course, Http404
     for a submission not in the course, StaffActionRefused for bad points or an answer that
@@ -36,7 +45,7 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     comment = comment.strip()[:MAX_REASON]
     review = Review.objects.create(submission=submission, reviewer=reviewer, score=score,
                                    comment=comment)
-    outcome = (Submission.Outcome.CORRECT if score >= FULL_MARKS else
+    outcome = (Submission.Outcome.CORRECT if review_passes(score, submission.part) else
                Submission.Outcome.PARTIAL if score > 0 else Submission.Outcome.INCORRECT)
     # A reviewed answer is a graded submission for the LMS: the writer records the event
     # after the progress it refreshes (the outbox's consumers read that progress).

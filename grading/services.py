@@ -24,9 +24,9 @@ from django.utils import timezone
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
-from grading.deadlines import deadline_policy_of, deadline_status, policy_zone
+from grading.deadlines import UNREAD, deadline_policy_of, deadline_status, policy_zone
 from grading.lab_graded import lab_graded, lab_grading_submit
-from grading.models import PartProgress, Submission
+from grading.models import Deadline, PartProgress, Submission
 from grading.progress import (
     answer_digest,
     progress_answer_stored,
@@ -104,21 +104,23 @@ def submission_create(
     exercise = part.exercise
     if part.archived_at is not None or exercise.archived_at is not None:
         raise SubmissionRefused("This question has been withdrawn.")
-    # The module's place in the course: one read, which also gives its release date and its
-    # default due date (passed to the deadline check, which then need not read it).
-    link = course.course_modules.filter(module_id=exercise.module_id).values_list(
-        "release_at", "due_at").first()
+    # The module's place in the course: one read, which also gives its release date and the
+    # exercise's due date (its own deadline, else the module's default), passed to the
+    # deadline check, which then need not read it.
+    own_deadline = Deadline.objects.filter(course=course, exercise=exercise).values("due_at")[:1]
+    link = course.course_modules.filter(module_id=exercise.module_id).annotate(
+        own_due=Subquery(own_deadline)).values_list("release_at", "due_at", "own_due").first()
     if link is None:
         raise SubmissionRefused("This question is not part of this course.")
-    release_at, module_due = link
+    release_at, module_due, own_due = link
+    due = own_due if own_due is not None else module_due
     _refuse_before_release(course=course, release_at=release_at)
     if variant is None:
         variant = variant_for(student=student, course=course, exercise=exercise)
     with transaction.atomic(durable=True):
         if not _enrolled(student, course, enrollment):
             raise SubmissionRefused("You are not enrolled in this course.")
-        _refuse_after_deadline(student=student, course=course, exercise=exercise,
-                               module_due=module_due)
+        _refuse_after_deadline(student=student, course=course, exercise=exercise, due=due)
         # The progress row is locked until commit: concurrent answers of this student to this
         # part are checked one after the other. Answers stored but not graded yet count
         # against the limit, so two in flight cannot both take the last attempt. The same
@@ -173,9 +175,8 @@ def _refuse_before_release(*, course: Course, release_at: datetime | None) -> No
 
 
 def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise,
-                           module_due: datetime | None) -> None:
-    status = deadline_status(student=student, course=course, exercise=exercise,
-                             module_due=module_due)
+                           due: datetime | object | None = UNREAD) -> None:
+    status = deadline_status(student=student, course=course, exercise=exercise, due=due)
     if status is not None and status.closed(timezone.now()):
         due = status.local(status.due_at)
         shown = due.strftime("%d %b %Y, %H:%M ") + status.policy.time_zone if due else ""

@@ -22,8 +22,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, FilteredRelation, FloatField, Max, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce, Floor
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FilteredRelation,
+    FloatField,
+    IntegerField,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Floor, Least
 from django.http import Http404
 
 from courses.models import Course, Part
@@ -38,6 +51,8 @@ from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
 from instructor.charts import histogram_svg
 
 TOP_WRONG_ANSWERS = 3
+SCORE_BINS = ["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"]
+ATTEMPT_BINS = ["1", "2", "3", "4", "5+"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,24 @@ class PartStatistics:
     difficulty: float | None = None
     discrimination: float | None = None
     wrong_answers: list[WrongAnswer] = field(default_factory=list)
+    # Students per SCORE_BINS bin (best score of those graded) and per ATTEMPT_BINS bin
+    # (attempts used, of those who used one).
+    score_counts: list[int] = field(default_factory=lambda: [0] * len(SCORE_BINS))
+    attempt_counts: list[int] = field(default_factory=lambda: [0] * len(ATTEMPT_BINS))
+
+    @property
+    def score_chart(self) -> str:
+        """SVG histogram of the best scores of the students graded on the part."""
+        return histogram_svg(counts=self.score_counts, labels=SCORE_BINS,
+                             title=f"Best scores: {self.column.label}",
+                             x_label="best score (fraction of the points)")
+
+    @property
+    def attempts_chart(self) -> str:
+        """SVG histogram of the attempts the students who tried the part used."""
+        return histogram_svg(counts=self.attempt_counts, labels=ATTEMPT_BINS,
+                             title=f"Attempts used: {self.column.label}",
+                             x_label="attempts used")
 
     @property
     def attempted_pct(self) -> float | None:
@@ -91,7 +124,14 @@ class PartDetail:
     statistics: PartStatistics
     wrong_answers: list[WrongAnswer]
     variants: list[VariantDifficulty]
-    score_chart: str  # SVG histogram of the best score of each student who attempted
+
+    @property
+    def score_chart(self) -> str:
+        return self.statistics.score_chart
+
+    @property
+    def attempts_chart(self) -> str:
+        return self.statistics.attempts_chart
 
 
 def _pct(count: int, out_of: int) -> float | None:
@@ -160,6 +200,31 @@ def _part_sums(course: Course, students: QuerySet[Any, Any],
         ).order_by()
     )
     return {row["part_id"]: row for row in rows}
+
+
+def _distributions(course: Course, students: QuerySet[Any, Any], stats: list[PartStatistics],
+                   ) -> None:
+    """Fill each part's score and attempt counts from one grouped query over the progress
+    rows of `students` who attempted it: scores of the graded rows (an override, or no answer
+    pending) in fifths, attempts used capped at the last ATTEMPT_BINS bin."""
+    by_part = {s.column.id: s for s in stats}
+    last = len(ATTEMPT_BINS)
+    rows = (
+        PartProgress.objects.filter(Q(attempts__gt=0) | Q(overridden=True), course=course,
+                                    part_id__in=list(by_part), student_id__in=students)
+        .annotate(
+            bin=Floor(Coalesce(F("best_score"), Value(0.0)) * len(SCORE_BINS)),
+            graded=Case(When(Q(overridden=True) | Q(pending=0), then=Value(1)),
+                        default=Value(0), output_field=IntegerField()),
+            tries=Least(F("attempts"), Value(last)))
+        .values_list("part_id", "bin", "graded", "tries").annotate(n=Count("id")).order_by()
+    )
+    for part_id, score_bin, graded, tries, n in rows:
+        part = by_part[part_id]
+        if graded:
+            part.score_counts[min(len(SCORE_BINS) - 1, max(0, int(score_bin)))] += n
+        if tries:
+            part.attempt_counts[int(tries) - 1] += n
 
 
 def _wrong_answer_groups(
@@ -233,12 +298,14 @@ def _statistics(course: Course, group: str, columns: list[PartColumn],
         answers = wrong.get(column.id, [])
         stats.wrong_answers = answers[:top] if top is not None else answers
         result.append(stats)
+    _distributions(course, students, result)
     return result
 
 
 def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
-    its three commonest wrong answers. Six queries whatever the size of the class."""
+    its three commonest wrong answers and its score and attempt distributions. Seven queries
+    whatever the size of the class."""
     return _statistics(course, group, gradebook_columns(course=course),
                        _wrong_answer_groups(course, group, top=TOP_WRONG_ANSWERS),
                        TOP_WRONG_ANSWERS)
@@ -288,7 +355,7 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
 
 def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     """One part's statistics, every wrong answer group, difficulty per variant and the score
-    distribution. Raises Http404 for a part that is not an active part of the course.
+    and attempt distributions. Raises Http404 for a part that is not an active part of the course.
     Nine queries whatever the size of the class."""
     part = (Part.objects.active().select_related("exercise")
             .filter(pk=part_id, exercise__module_id__in=course.module_ids(),
@@ -298,18 +365,5 @@ def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     column = next(c for c in gradebook_columns(course=course) if c.id == part.pk)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
     [stats] = _statistics(course, group, [column], wrong, None)
-    counts = [0] * 5
-    binned = (
-        PartProgress.objects.filter(
-            Q(attempts__gt=0) | Q(overridden=True), Q(overridden=True) | Q(pending=0),
-            course=course, part=part,
-            student_id__in=course_students(course=course, group=group).values("user_id"))
-        .annotate(bin=Floor(Coalesce(F("best_score"), Value(0.0)) * 5)).values("bin")
-        .annotate(n=Count("id")).order_by()
-    )
-    for row in binned:
-        counts[min(4, max(0, int(row["bin"])))] += row["n"]
-    chart = histogram_svg(counts=counts, labels=["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"],
-                          title="Best scores", x_label="best score (fraction of the points)")
     return PartDetail(statistics=stats, wrong_answers=stats.wrong_answers,
-                      variants=_variant_difficulty(course, part, group), score_chart=chart)
+                      variants=_variant_difficulty(course, part, group))

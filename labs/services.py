@@ -25,6 +25,7 @@ from django.utils import timezone
 from core.metrics import observe_lab_run_execute, observe_lab_run_sweep
 from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Enrollment, Lab
+from labs.answer_guard import unsolved_exercise_computed
 from labs.claims import RunClaim, run_claim
 from labs.events import lab_run_finished_record
 from labs.models import LabRun
@@ -48,7 +49,12 @@ ExecuteOutcome = Literal["succeeded", "failed", "finished-already", "busy", "sup
 
 class LabRunRefused(Exception):
     """The run may not be made (nothing was stored): it would show the answer to a prediction
-    the student has not made yet."""
+    the student has not made yet (``code`` "predict_first"), or the key of an exercise they have
+    not solved, for their own variant (``code`` "unsolved_key")."""
+
+    def __init__(self, message: str, code: str = "predict_first") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class LabParamsInvalid(Exception):
@@ -79,7 +85,9 @@ def lab_run_request(
 
     Raises LabParamsInvalid (storing nothing) for bad parameters, and LabRunRefused when a
     student asks for a lab that grades a prediction they have not made yet ("predict first";
-    staff, and the run that grades the prediction itself, are not held back). When a finished run of the
+    staff, and the run that grades the prediction itself, are not held back), or whose parameters
+would print the key of an exercise the student has not solved, for their own variant (see
+`labs.answer_guard`). When a finished run of the
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
@@ -88,8 +96,9 @@ def lab_run_request(
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:
         raise LabParamsInvalid(errors)
-    if submission is None:
+    if submission is None and not _is_staff(requester=requester, course=course):
         _refuse_before_predictions(lab=lab, course=course, requester=requester)
+        _refuse_unsolved_keys(lab=lab, course=course, requester=requester, params=clean)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     key = params_key(clean)
     with transaction.atomic():
@@ -119,16 +128,28 @@ def lab_run_request(
 
 
 def _refuse_before_predictions(*, lab: Lab, course: Course, requester: User) -> None:
-    is_staff = Enrollment.objects.filter(
-        user=requester, course=course, is_active=True,
-        role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR)).exists()
-    if is_staff:
-        return
     due = predictions_due(lab=lab, course=course, student_id=requester.pk)
     if due:
         titles = "; ".join(exercise.title for exercise in due)
         raise LabRunRefused(f"Predict first: this lab shows the answer to {titles}. Make and "
                             "lock in your prediction there before you run it.")
+
+
+def _refuse_unsolved_keys(*, lab: Lab, course: Course, requester: User,
+                          params: dict[str, Any]) -> None:
+    exercise = unsolved_exercise_computed(lab=lab, course=course, student=requester,
+                                          params=params)
+    if exercise is not None:
+        raise LabRunRefused(
+            f"These are the numbers of your {exercise.title}, which you have not solved yet: "
+            "the lab would print its answer. Work it out there first, or change the numbers "
+            "to explore.", code="unsolved_key")
+
+
+def _is_staff(*, requester: User, course: Course) -> bool:
+    return Enrollment.objects.filter(
+        user=requester, course=course, is_active=True,
+        role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR)).exists()
 
 
 def _enqueue(run_id: int) -> None:

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import CourseAccess, acting_student, principal_of
+from api.access import STUDENT_VARIANT, CourseAccess, acting_student, principal_of
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import id_field
@@ -50,8 +50,7 @@ def exercise_representation(exercise: Exercise, access: CourseAccess,
 
 
 class ExerciseQuery(serializers.Serializer):
-    student = id_field(required=False, help_text=(
-        "staff and keys: show this student's variant (prompt and parameter values)"))
+    student = id_field(required=False, help_text=STUDENT_VARIANT)
 
 
 def _for_student(view: ApiView, access: CourseAccess) -> User | None:

@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import CourseAccess, acting_for, acting_student
+from api.access import STUDENT_ACTING, STUDENT_FILTER, CourseAccess, acting_for, acting_student
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import id_field
@@ -50,10 +50,10 @@ class LabRunListApi(ApiView):
     class InputSerializer(serializers.Serializer):
         lab = serializers.SlugField(help_text="the lab's slug")
         params = serializers.DictField(required=False, default=dict)
-        student = id_field(required=False, help_text="staff and keys: for whom")
+        student = id_field(required=False, help_text=STUDENT_ACTING)
 
     class FilterSerializer(serializers.Serializer):
-        student = id_field(required=False)
+        student = id_field(required=False, help_text=STUDENT_FILTER)
 
     @extend_schema(parameters=[FilterSerializer],
                    responses=LabRunOutput(many=True))
@@ -72,7 +72,8 @@ class LabRunListApi(ApiView):
         """Request a run: 202 with its Location; poll it for status, progress and result.
 
         409 `predict_first` when the lab would show the answer to a prediction the student
-        has not made yet (as on the lab's page); staff are not held back.
+        has not made yet (as on the lab's page); 409 `unsolved_key` when its parameters are
+        the student's own variant of an exercise they have not solved; staff are not held back.
         """
         access = self.access(course_slug)
         serializer = self.InputSerializer(data=request.data)
@@ -100,7 +101,7 @@ class LabRunListApi(ApiView):
                 raise ApiError(400, "invalid", "The lab parameters are not valid; see fields.",
                                fields) from exc
             except LabRunRefused as exc:
-                raise ApiError(409, "predict_first", str(exc)) from exc
+                raise ApiError(409, exc.code, str(exc)) from exc
             return respond(run)
 
         def replay(resource: str) -> Response | None:

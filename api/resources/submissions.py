@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import CourseAccess, acting_for, acting_student
+from api.access import STUDENT_ACTING, STUDENT_FILTER, CourseAccess, acting_for, acting_student
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import MAX_ID, id_field
@@ -61,10 +61,10 @@ class SubmissionListApi(ApiView):
         part = id_field(help_text="the part's id (see the exercise)")
         answer = serializers.CharField(max_length=MAX_ANSWER, allow_blank=True,
                                        trim_whitespace=False)
-        student = id_field(required=False, help_text="staff and keys: whose answer")
+        student = id_field(required=False, help_text=STUDENT_ACTING)
 
     class FilterSerializer(serializers.Serializer):
-        student = id_field(required=False)
+        student = id_field(required=False, help_text=STUDENT_FILTER)
         part = id_field(required=False)
         exercise = serializers.SlugField(required=False)
         since = serializers.DateTimeField(required=False, help_text="submitted at or after")

@@ -22,10 +22,10 @@ __all__ = [
 #: "review": a person decides (the score is None), as in Submission.Outcome.
 Outcome = Literal["correct", "partial", "incorrect", "review"]
 
-# Keys every part spec may carry. points/prompt/key and lab/measure/lab_params are read by
-# other layers (gradebook, page, predictions) and ignored by the checkers.
+# Keys every part spec may carry. points/prompt/key/label and lab/measure/lab_params are read
+# by other layers (gradebook, page, staff pages, predictions) and ignored by the checkers.
 COMMON_KEYS = frozenset({
-    "type", "reference", "variables", "functions", "points", "prompt", "key",
+    "type", "reference", "variables", "functions", "points", "prompt", "key", "label",
     "misconceptions", "feedback_correct", "feedback_incorrect", "lab", "measure", "lab_params",
     "alternatives",
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
@@ -89,7 +89,8 @@ class Checker(ABC, Generic[A]):
         if spec.get("type") != self.type_name:
             problems.append(f"'type' must be '{self.type_name}'")
         problems += check_names(spec)
-        for key in ("feedback_correct", "feedback_incorrect", "prompt", "key", "lab", "measure"):
+        for key in ("feedback_correct", "feedback_incorrect", "prompt", "key", "label", "lab",
+                    "measure"):
             if key in spec and not isinstance(spec[key], str):
                 problems.append(f"'{key}' must be a string")
         if "lab_params" in spec and not (

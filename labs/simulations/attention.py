@@ -1,8 +1,11 @@
 """Section 5.6 lab: Bahdanau additive attention, a context value and an alignment heatmap.
 
 Context. With attention weights ``alpha_j`` and scalar encoder states ``h_j`` given directly,
-the context is ``c = sum_j alpha_j h_j`` (the module's example: weights [0.1, 0.6, 0.2, 0.1]
-and states [1, 3, -1, 2] give 1.9). The sum is taken with ``math.fsum``.
+the context is ``c = sum_j alpha_j h_j``. The sum is taken with ``math.fsum``. The default
+inputs (weights [0.7, 0.2, 0.1], states [2, -1, 4]) are deliberately not the numbers of any
+exercise, and ``answer_inputs`` tells the service which inputs would print the key of the
+context-value exercise (Apply 3) for a variant, so a student cannot read their key off the
+lab (see ``labs.answer_guard``).
 
 Alignment. A real additive score network, ``e_ij = v^T tanh(W s_{i-1} + U h_j)``,
 ``alpha_ij = softmax_j(e_ij)``, scores every English encoder state ``h_j`` for every French
@@ -61,7 +64,7 @@ PARAMS: ParamSchema = {
         "type": "float_list",
         "label": "Attention weights",
         "help": "Weights over the source words; they must sum to 1.",
-        "default": [0.1, 0.6, 0.2, 0.1],
+        "default": [0.7, 0.2, 0.1],
         "min_length": 1,
         "max_length": 12,
         "min": 0.0,
@@ -71,7 +74,7 @@ PARAMS: ParamSchema = {
         "type": "float_list",
         "label": "Encoder states",
         "help": "One scalar encoder state per weight.",
-        "default": [1.0, 3.0, -1.0, 2.0],
+        "default": [2.0, -1.0, 4.0],
         "min_length": 1,
         "max_length": 12,
         "min": -1000.0,
@@ -180,13 +183,17 @@ def alignment(sharpness: float, noise: float, rng: np.random.Generator) -> dict[
     w = BETA * np.hstack([eye, np.full((m, 1), -1.5)])
     u = BETA * eye
     v = np.full(m, float(sharpness))
-    alpha = softmax(additive_scores(decoder, encoder, w, u, v))
+    scores = additive_scores(decoder, encoder, w, u, v)
+    alpha = softmax(scores)
+    contexts = alpha @ encoder
     argmax = alpha.argmax(axis=1).tolist()
     crossed = crossings(argmax)
     return {
         "source_tokens": SOURCE_TOKENS,
         "target_tokens": TARGET_TOKENS,
+        "scores": scores.tolist(),
         "alpha": alpha.tolist(),
+        "contexts": contexts.tolist(),
         "row_sums": alpha.sum(axis=1).tolist(),
         "argmax": argmax,
         "aligned_pairs": [[TARGET_TOKENS[i], SOURCE_TOKENS[j]] for i, j in enumerate(argmax)],
@@ -206,8 +213,9 @@ def run(
     """Both parts of the lab on validated ``params``, in one flat JSON-serialisable dict.
 
     Context part: ``weights``, ``states``, ``context_terms``, ``context_value``,
-    ``context_expression``. Alignment part: ``source_tokens``, ``target_tokens``, ``alpha``
-    (rows = French, columns = English), ``row_sums``, ``argmax``, ``aligned_pairs``,
+    ``context_expression``. Alignment part: ``source_tokens``, ``target_tokens``, ``scores``
+    (``e_ij``), ``alpha`` (rows = French, columns = English), ``contexts`` (row ``i`` is the
+    context vector ``c_i = sum_j alpha_ij h_j``), ``row_sums``, ``argmax``, ``aligned_pairs``,
     ``crossing``, ``crossing_rows``, ``shape`` (one of ``shapes``), ``designed_alignment``.
     """
     p = with_defaults(PARAMS, params)
@@ -223,10 +231,58 @@ def run(
     return result
 
 
+def per_word(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """For each output word: the source word it attends to most, that word's score and
+    weight, the largest other weight, and the context vector's coordinate on that word."""
+    rows = []
+    source = result["source_tokens"]
+    contexts = result.get("contexts") or [[] for _ in result["alpha"]]
+    scores = result.get("scores") or [[] for _ in result["alpha"]]
+    for word, e_row, a_row, c_row, j in zip(result["target_tokens"], scores, result["alpha"],
+                                            contexts, result["argmax"], strict=True):
+        others = max((a for k, a in enumerate(a_row) if k != j), default=0.0)
+        text = f"looks at '{source[j]}': weight {fmt(a_row[j], 3)}"
+        if e_row:
+            text += f" (score {fmt(e_row[j], 3)})"
+        text += f", next largest weight {fmt(others, 3)}"
+        if c_row:
+            text += f"; context = {fmt(c_row[j], 3)} on '{source[j]}'"
+        rows.append((f"Writing '{word}'", text))
+    return rows
+
+
 def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
-    """The numbers the lab page shows."""
+    """The numbers the lab page shows: the context value, the alignment's shape, and the
+    score, weight and context of each output word."""
     return [
         ("Context value", fmt(result["context_value"], 6)),
         ("Shape of the alignment", result["shape"]),
         ("Crossing", "yes" if result["crossing"] else "no"),
+        *per_word(result),
     ]
+
+
+#: The exercise parameters whose variant the context part computes (Apply 3).
+_WEIGHT_NAMES = ("w1", "w2", "w3", "w4")
+_STATE_NAMES = ("h1", "h2", "h3", "h4")
+
+
+def answer_inputs(variant: dict[str, Any]) -> dict[str, Any] | None:
+    """The lab inputs that would print the key of an exercise whose variant has weights
+    ``w1..w4`` and scalar states ``h1..h4``; None for any other exercise."""
+    if not all(name in variant for name in (*_WEIGHT_NAMES, *_STATE_NAMES)):
+        return None
+    return {"weights": [float(variant[n]) for n in _WEIGHT_NAMES],
+            "states": [float(variant[n]) for n in _STATE_NAMES]}
+
+
+def _pairs(weights: list[float], states: list[float]) -> list[tuple[float, float]]:
+    return sorted((round(float(w), 9), round(float(h), 9))
+                  for w, h in zip(weights, states, strict=False) if abs(w) > 1e-12)
+
+
+def same_inputs(params: dict[str, Any], inputs: dict[str, Any]) -> bool:
+    """Whether a run's weights and states are ``inputs``' pairs: the order of the (weight,
+    state) pairs and pairs of weight 0 do not change the context value, so they do not count."""
+    return _pairs(params.get("weights", []), params.get("states", [])) == \
+        _pairs(inputs["weights"], inputs["states"])

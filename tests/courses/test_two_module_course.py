@@ -82,7 +82,7 @@ def test_the_gradebook_covers_both_modules_in_module_order(two_modules, alice, a
     assert row.cells[first.pk].attempts == 1
 
     header, *lines = list(gradebook_csv_lines(book))
-    labels = {c.id: c.label for c in book.columns}
+    labels = {c.id: c.key_label for c in book.columns}
     assert labels[first.pk] in header and labels[second.pk] in header
     alice_line = next(line for line in lines if line[0] == "alice")
     assert alice_line[header.index(labels[second.pk])] == "1"
@@ -103,7 +103,7 @@ def test_the_dashboard_matrix_and_csv_export_cover_both_modules(
     text = b"".join(export.streaming_content).decode() if export.streaming \
         else export.content.decode()
     header = next(csv.reader(io.StringIO(text)))
-    assert labels[first.pk].label in header and labels[second.pk].label in header
+    assert labels[first.pk].key_label in header and labels[second.pk].key_label in header
 
 
 def test_the_api_gradebook_covers_both_modules(client, two_modules, irene, alice, answered):

@@ -35,15 +35,16 @@ def test_a_review_scores_a_free_answer_and_keeps_the_review(course, alice, irene
     answer = submission_create(student=alice, course=course, part=extend_part,
                                raw_answer=EXTEND_ANSWER)
     assert answer.outcome == Submission.Outcome.REVIEW
-    review_create(course=course, submission_id=answer.pk, reviewer=irene, points=4,
+    # 2 of 6 points is below the part's pass score (half the points): partial.
+    review_create(course=course, submission_id=answer.pk, reviewer=irene, points=2,
                   comment="Good on the bottleneck; say what grows instead.")
     answer.refresh_from_db()
     assert answer.outcome == Submission.Outcome.PARTIAL
-    assert answer.score == pytest.approx(4 / 6)
+    assert answer.score == pytest.approx(2 / 6)
     assert answer.feedback == "Good on the bottleneck; say what grows instead."
     assert answer.raw_answer == EXTEND_ANSWER
     cell = gradebook(course=course, student=alice).rows[0].cells[extend_part.pk]
-    assert cell.best_score == pytest.approx(4 / 6) and not cell.awaiting_review
+    assert cell.best_score == pytest.approx(2 / 6) and not cell.awaiting_review
     # A second look is kept too, and the latest score applies.
     review_create(course=course, submission_id=answer.pk, reviewer=irene, points=6)
     answer.refresh_from_db()

@@ -73,7 +73,7 @@ def test_instructor_reads_the_matrix_and_wrong_answers_reviews_and_downloads_csv
     expect(page.locator("th[aria-sort]")).to_contain_text("Total")
 
     page.get_by_role("link", name="Questions").click()
-    page.get_by_role("link", name="Apply 1 / bound").click()
+    page.get_by_role("link", name="Apply 1 / Largest possible size of the gradient\u2026").click()
     expect(page.get_by_role("heading", name="Wrong answers")).to_be_visible()
     wrong = page.locator("table.wrong-answers")
     expect(wrong).to_contain_text("wrong 0")
@@ -83,7 +83,7 @@ def test_instructor_reads_the_matrix_and_wrong_answers_reviews_and_downloads_csv
     item = page.locator(f"#review-{class_with_answers.pk}")
     expect(item).to_contain_text(FREE_ANSWER)
     expect(item).to_contain_text("What a full answer contains")
-    item.get_by_label("Points").fill("3")
+    item.get_by_label("Points").fill("2")  # below the pass score (3 of 6)
     item.get_by_label("Comment for the student").fill("Now say why attention fixes it.")
     item.get_by_role("button", name="Save review").click()
     expect(page.get_by_role("status")).to_contain_text("Review saved")
@@ -98,7 +98,7 @@ def test_instructor_reads_the_matrix_and_wrong_answers_reviews_and_downloads_csv
     assert rows[0][0] == "username" and len(rows) == 1 + 7  # six built students and alice
     alice_row = next(r for r in rows if r[0] == "alice")
     extend_column = next(i for i, h in enumerate(rows[0]) if h.startswith("Extend /"))
-    assert alice_row[extend_column] == "3"
+    assert alice_row[extend_column] == "2"
 
     answer = Submission.objects.get(pk=class_with_answers.pk)
     assert answer.outcome == Submission.Outcome.PARTIAL

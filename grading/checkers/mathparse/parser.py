@@ -442,11 +442,16 @@ class _Parser:
         if self.imaginary is not None and tok.text in ("i", "j") and tok.text != self.imaginary:
             return FormatError(f"{message}: the imaginary unit here is '{self.imaginary}'",
                                tok.pos)
-        declared = sorted(self.variables | set(self.functions) | set(self.opted)
-                          | self.constants)
-        builtin = sorted(spelling for spelling, canonical in registry.ALIASES.items()
-                         if (self.list_functions or not registry.get(canonical).reference_only)
-                         and (self.imaginary or not registry.get(canonical).complex_only))
+        # A name raised to a power ("sigma^40") is a quantity, never a function: only declared
+        # variables and constants are offered for it. Declared names always come first.
+        nxt = self.peek()
+        powered = nxt.kind == "op" and nxt.text == "^"
+        declared = sorted(self.variables | self.constants) if powered else sorted(
+            self.variables | set(self.functions) | set(self.opted) | self.constants)
+        builtin = [] if powered else sorted(
+            spelling for spelling, canonical in registry.ALIASES.items()
+            if (self.list_functions or not registry.get(canonical).reference_only)
+            and (self.imaginary or not registry.get(canonical).complex_only))
         for candidates in (declared, builtin):
             close = difflib.get_close_matches(tok.text, candidates, n=1, cutoff=0.6) or \
                 difflib.get_close_matches(tok.text.lower(), candidates, n=1, cutoff=0.6)

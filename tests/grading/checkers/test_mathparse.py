@@ -543,3 +543,18 @@ def test_reading_the_canonical_text_gives_back_the_same_value(tree):
     a, b = evaluate(tree, env), evaluate(again, env)
     assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-9, abs=1e-12)
     assert to_text(again) == text
+
+
+@pytest.mark.parametrize(("text", "variables"), [
+    ("σ^40", ()), ("σ**40", ()), ("sigm^2", ()), ("2 σ^40", ("x",)),
+])
+def test_a_name_used_with_a_power_is_never_offered_a_function(text, variables):
+    with pytest.raises(FormatError) as raised:
+        parse(text, variables=variables)
+    assert "signum" not in str(raised.value)
+    assert "did you mean" not in str(raised.value)
+
+
+def test_a_powered_unknown_name_is_offered_the_declared_name():
+    with pytest.raises(FormatError, match="did you mean 'sigma_max'"):
+        parse("σ^40", variables=["sigma_max", "k"])

@@ -13,11 +13,17 @@ def run(seed: int = 0, **params):
 
 
 def test_module_context_example_gives_1_9():
-    result = run()
+    result = run(weights=[0.1, 0.6, 0.2, 0.1], states=[1.0, 3.0, -1.0, 2.0])
     assert result["weights"] == [0.1, 0.6, 0.2, 0.1]
     assert result["states"] == [1.0, 3.0, -1.0, 2.0]
     assert result["context_value"] == pytest.approx(1.9, abs=1e-12)
     assert result["context_terms"] == pytest.approx([0.1, 1.8, -0.2, 0.2], abs=1e-12)
+
+
+def test_the_default_inputs_are_not_the_modules_example():
+    result = run()
+    assert result["weights"] == [0.7, 0.2, 0.1]
+    assert result["context_value"] == pytest.approx(0.7 * 2 - 0.2 + 0.4)
 
 
 def test_context_is_the_weighted_sum_of_the_given_states():
@@ -116,7 +122,7 @@ def test_same_seed_same_heatmap_different_seed_different_heatmap():
 
 
 def test_key_results_show_the_context_and_the_shape():
-    rows = dict(attention.KEY_RESULTS(run(0)))
+    rows = dict(attention.KEY_RESULTS(run(0, weights=[0.1, 0.6, 0.2, 0.1], states=[1.0, 3.0, -1.0, 2.0])))
     assert rows["Context value"] == "1.9"
     assert rows["Shape of the alignment"] == "diagonal-with-crossing"
     assert rows["Crossing"] == "yes"
