@@ -48,8 +48,8 @@ from grading.models import Submission
 from live.access import LiveStaff
 from live.models import LiveAnswer
 from live.sessions import live_session_open
-from tests.conftest import require_service
 from tests import workers
+from tests.conftest import require_service
 from tests.workers import ROOT, running_worker, wait_for
 
 pytestmark = pytest.mark.benchmark
