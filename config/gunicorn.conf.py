@@ -10,6 +10,9 @@ from typing import Any
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# A worker silent this long is killed (gunicorn's default 30 s); a machine that is far
+# overloaded (the load tests on a shared host) may need more for a cold first request.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # One access line per request comes from the application's structured log (request_finished).
 accesslog = None
 

@@ -1,6 +1,7 @@
 """Settings shared by every environment; values come from the environment (django-environ)."""
 
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONCE, NONE, SELF
@@ -257,12 +258,23 @@ LAB_RUN_STALE_SECONDS = env.int("LAB_RUN_STALE_SECONDS", default=30)
 # one another; in memory on the embedded defaults (one process: pages poll for what a worker
 # changed). See docs/operations.md, "Live mode".
 CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default="")
-if CHANNEL_LAYER_URL:
-    CHANNEL_LAYERS = {"default": {
+
+
+def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:
+    """The Channels layer on the Redis at `url`. redis-py 8 reads with a 5 s socket timeout
+    by default and channels_redis waits 5 s (BZPOPMIN) for each message, so a quiet
+    WebSocket's read timed out and daphne closed it (the projector lost its pushes): the
+    read timeout is set well above that wait."""
+    return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 2000, "expiry": 30,
-                   "prefix": env("CHANNEL_LAYER_PREFIX", default="grader-live")},
-    }}
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                   "capacity": 2000, "expiry": 30, "prefix": prefix},
+    }
+
+
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {"default": redis_channel_layer(
+        CHANNEL_LAYER_URL, env("CHANNEL_LAYER_PREFIX", default="grader-live"))}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

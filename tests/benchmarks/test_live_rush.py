@@ -48,8 +48,9 @@ from grading.models import Submission
 from live.access import LiveStaff
 from live.models import LiveAnswer
 from live.sessions import live_session_open
+from tests import workers
 from tests.conftest import require_service
-from tests.workers import ROOT, running_worker, test_database_url, wait_for
+from tests.workers import ROOT, running_worker, wait_for
 
 pytestmark = pytest.mark.benchmark
 
@@ -83,11 +84,14 @@ def servers(transactional_db, tmp_path: Path, monkeypatch) -> Iterator[tuple[str
     web, ws = _free_port(), _free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": workers.test_database_url(),  # not imported by name: pytest would collect it
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "5"),
         "GUNICORN_BIND": f"127.0.0.1:{web}",
         "LOG_LEVEL": "WARNING",
+        # A cold worker's first page imports the graders (sympy): on the shared 2-core host at
+        # load ~8 that alone came near gunicorn's 30 s and the workers were killed mid-rush.
+        "GUNICORN_TIMEOUT": os.environ.get("GUNICORN_TIMEOUT", "120"),
     }
     processes = []
     for name, command in (
@@ -138,6 +142,7 @@ def _session_cookie(user: User) -> str:
 class Rush:
     errors: list[str] = field(default_factory=list)
     answered_at: list[float] = field(default_factory=list)
+    joined_at: list[float] = field(default_factory=list)  # join page read (and phone socket open)
     post_seconds: list[float] = field(default_factory=list)
     verdict_at: dict[int, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -172,6 +177,8 @@ def _student(
                 origin=base,
             )
             json.loads(phone.recv())  # the state on connecting
+        with rush.lock:
+            rush.joined_at.append(time.monotonic())
         time.sleep(max(0.0, start + delay - time.monotonic()))
         sent = time.monotonic()
         response = http.post(
@@ -240,6 +247,7 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
     prediction = Part.objects.get(exercise__slug="predict-analogy", key="endpoint")
     ordinary = Part.objects.get(exercise__slug="apply-2-sequential-steps", key="rnn_steps")
 
+    _warm_up(base, cookies[0], f"{base}/courses/{course.slug}/", int(os.environ.get("WEB_CONCURRENCY", "5")))
     with running_worker(tmp_path, concurrency=2):
         # Baseline: the same students post an ordinary answer at the same rate.
         base_rush = Rush()
@@ -272,6 +280,7 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
         watcher.start()
         rush = Rush()
         url = f"{base}/live/{session.code}/"
+        join_start = time.monotonic()
         _run_rush(base, ws_base, cookies, [url] * STUDENTS, True, rush)
         wait_for(lambda: len(rush.answered_at) + len(rush.errors) >= STUDENTS, timeout=WINDOW + 120)
         wait_for(lambda: projector_counts and projector_counts[-1][1] >= len(rush.answered_at), timeout=30)
@@ -308,6 +317,12 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
     lag_p50, lag_p99 = statistics.median(lags), _percentile(lags, 0.99)
     print(f"\nlive rush: {STUDENTS} students over {WINDOW:.0f} s; gunicorn {web_workers} workers, "
           "daphne 1 process, Celery 2 processes, PostgreSQL, Redis channel layer")
+    join_rate = len(rush.joined_at) / (max(rush.joined_at) - join_start) if rush.joined_at else 0.0
+    answer_span = max(rush.answered_at) - min(rush.answered_at) if len(rush.answered_at) > 1 else 0.0
+    print(f"  joins (all at once: join page + phone socket): {len(rush.joined_at)} in "
+          f"{max(rush.joined_at, default=join_start) - join_start:.1f} s = {join_rate:.1f} joins/s; "
+          f"answers: {len(rush.answered_at)} over {answer_span:.1f} s = "
+          f"{len(rush.answered_at) / answer_span if answer_span else 0.0:.1f} answers/s")
     print(f"  baseline (ordinary answer, same rate): errors {len(base_rush.errors)}; "
           f"POST p50 {base_p50 * 1000:.0f} ms, p99 {base_p99 * 1000:.0f} ms")
     print(f"  live answer: errors {len(rush.errors)}; POST p50 {live_p50 * 1000:.0f} ms, "
@@ -321,6 +336,21 @@ def test_live_rush_500_students(servers, course, irene, tmp_path):
         print("  errors:", (rush.errors + base_rush.errors)[:10])
     assert not rush.errors and not base_rush.errors
     assert counted == STUDENTS and graded == STUDENTS and len(rush.verdict_at) == STUDENTS
+
+
+def _warm_up(base: str, cookie: str, module_url: str, workers: int) -> None:
+    """Each gunicorn worker serves the module page once before anything is measured (the
+    first request of a worker imports the graders), so neither run pays for cold imports."""
+    def one() -> None:
+        http = requests.Session()
+        http.cookies.set(settings.SESSION_COOKIE_NAME, cookie)
+        http.get(module_url, timeout=300).raise_for_status()
+
+    threads = [threading.Thread(target=one, daemon=True) for _ in range(4 * workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
 
 
 def _baseline(base: str, cookies: list[str], module_url: str, answer_url: str, rush: Rush) -> None:
