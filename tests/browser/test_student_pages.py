@@ -114,7 +114,7 @@ def test_prediction_is_locked_then_compared_with_what_the_lab_measured(
     predict = page.locator("#exercise-predict-analogy")
     expect(predict.get_by_role("heading")).to_contain_text("Predict, then try")
     figure = page.locator("#figure-direction-carries-meaning")
-    expect(figure.locator("details.reveal")).not_to_have_attribute("open", "")  # not shown yet
+    expect(page.locator("#reveal-direction-carries-meaning")).not_to_have_attribute("open", "")  # folded
 
     box = page.locator(f"#part-{part.pk}")
     box.get_by_label("Near queen").check()
@@ -126,7 +126,7 @@ def test_prediction_is_locked_then_compared_with_what_the_lab_measured(
     expect(box.locator(".measured")).to_have_text("Near queen", timeout=LAB_TIMEOUT)
     expect(box.locator(".verdict")).to_contain_text("Correct")
     expect(box.locator(".verdict")).to_contain_text("Your prediction matches the lab")
-    expect(page.locator("#figure-direction-carries-meaning details.reveal")).to_have_count(0)
+    expect(page.locator("#reveal-direction-carries-meaning")).to_have_count(0)  # unfolded for good
     screenshot("compared")
 
     box.get_by_role("link", name=re.compile("See the lab run")).click()
@@ -207,7 +207,7 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
 ):
     sign_in(page, live_server, "alice")
     page.goto(_module_url(live_server, course))
-    for exercise in Exercise.objects.active():
+    for exercise in Exercise.objects.active().filter(module=course.module):
         block = page.locator(f"#exercise-{exercise.slug}")
         expect(block).to_be_visible()
         prompt = variant_for(student=alice, course=course, exercise=exercise).prompt(
@@ -215,9 +215,9 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
         expect(block.locator(".prompt")).to_contain_text(prompt.split("$")[0].strip()[:40])
         for part in exercise.parts.active():
             expect(page.locator(f"#part-{part.pk} form")).to_have_count(1)
-    for figure in Figure.objects.active():
+    for figure in Figure.objects.active().filter(section__module=course.module):
         expect(page.locator(f"#figure-{figure.slug}")).to_contain_text(figure.in_words)
-    for lab in Lab.objects.active():
+    for lab in Lab.objects.active().filter(module=course.module):
         expect(page.locator(f"#lab-{lab.slug}").get_by_role("link", name="Open the lab")) \
             .to_have_attribute("href", f"/courses/{course.slug}/labs/{lab.slug}/")
     expect(page.locator("h3", has_text="Predict, then try")).to_have_count(2)
@@ -225,7 +225,7 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
 
     # Figure 5.1: choose two words; the angle is drawn and stated (no JavaScript needed).
     figure = page.locator("#figure-direction-carries-meaning")
-    figure.get_by_text("Show the figure").click()
+    page.locator("#reveal-direction-carries-meaning > summary").click()
     figure.get_by_label("First word").select_option("king")
     figure.get_by_label("Second word").select_option("queen")
     figure.get_by_role("button", name="Show the angle").click()
@@ -234,12 +234,12 @@ def test_every_prompt_figure_prediction_lab_and_exercise_is_reachable_from_the_m
 
     # Figure 5.6: choosing a row lists its weights.
     grid = page.locator("#figure-alignment-grid")
-    grid.get_by_text("Show the figure").click()
+    page.locator("#reveal-alignment-grid > summary").click()
     grid.get_by_role("link", name="zone", exact=True).click()
     expect(grid.locator(".row-panel:not([hidden])")).to_contain_text("Area: 0.8")
     screenshot("module")
 
-    for lab in Lab.objects.active():
+    for lab in Lab.objects.active().filter(module=course.module):
         page.goto(f"{live_server.url}/courses/{course.slug}/labs/{lab.slug}/")
         expect(page.get_by_role("heading", level=1)).to_contain_text(lab.title)
         assert _unlabelled_inputs(page) == []
