@@ -113,7 +113,6 @@ def test_prediction_is_locked_then_compared_with_what_the_lab_measured(
     page.goto(_module_url(live_server, course))
     predict = page.locator("#exercise-predict-analogy")
     expect(predict.get_by_role("heading")).to_contain_text("Predict, then try")
-    figure = page.locator("#figure-direction-carries-meaning")
     expect(page.locator("#reveal-direction-carries-meaning")).not_to_have_attribute("open", "")  # folded
 
     box = page.locator(f"#part-{part.pk}")
