@@ -30,8 +30,8 @@ REPOSITORY_POINTER = (
 )
 
 
-class ContentAdmin(admin.ModelAdmin):
-    """Content is read-only in the admin (the repository is its source); nothing deletes it."""
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows are shown, never added, changed or deleted here."""
 
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
@@ -41,6 +41,10 @@ class ContentAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+
+class ContentAdmin(ReadOnlyAdmin):
+    """Content is read-only in the admin (the repository is its source); nothing deletes it."""
 
     def changeform_view(self, request: Any, object_id: Any = None, form_url: str = "",
                         extra_context: dict[str, Any] | None = None) -> Any:
@@ -138,17 +142,8 @@ class EnrollmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(ContentSync)
-class ContentSyncAdmin(admin.ModelAdmin):
+class ContentSyncAdmin(ReadOnlyAdmin):
     """The record of syncs: read-only."""
 
     list_display = ("course", "at", "by", "dry_run", "ok", "revision")
     list_filter = ("ok", "dry_run", "course")
-
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False

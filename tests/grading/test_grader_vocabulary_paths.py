@@ -3,12 +3,11 @@
 the answer was read, as MathML) and the API (the verdict), not only check_answers."""
 
 import pytest
-from django.urls import reverse
 from rest_framework.test import APIClient
 
 from courses.models import Part
-from grading.checkers import GRADER_VERSION
 from grading.models import Submission
+from tests.grading.answer_paths import preview_then_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -45,21 +44,7 @@ def part(module_05):
                          ids=[c[1] for c in CASES])
 def test_preview_and_api_read_and_grade_the_whole_vocabulary(client, alice, course, part, spec,
                                                             answer, canonical, outcome):
-    Part.objects.filter(pk=part.pk).update(spec={**spec, "points": 1})
-    client.force_login(alice)
-    preview = client.get(reverse("part-preview", args=[course.slug, part.pk]),
-                         {"answer": answer}).json()
-    assert preview["valid"] and preview["canonical"] == canonical, preview
-    assert "<math" in preview["mathml"]
-
-    api = APIClient()
-    api.force_login(alice)
-    response = api.post(f"/api/v1/courses/{course.slug}/submissions/",
-                        {"part": part.pk, "answer": answer}, format="json")
-    assert response.status_code == 201, response.content
-    assert response.json()["outcome"] == outcome
-    stored = Submission.objects.get(pk=response.json()["id"])
-    assert stored.grader_version == GRADER_VERSION
+    preview_then_submit(client, alice, course, part, spec, answer, canonical, outcome)
 
 
 def test_an_undecidable_symbolic_answer_is_stored_for_review(client, alice, course, part,

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.urls import reverse
 from rest_framework.test import APIClient
 
 from courses.models import Exercise, Part
 from courses.services import content_sync
-from grading.checkers import GRADER_VERSION
 from grading.models import Submission
+from tests.grading.answer_paths import preview_then_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -45,19 +44,7 @@ def part(module_05):
 @pytest.mark.parametrize(("spec", "answer", "canonical", "outcome"), CASES,
                          ids=[c[1] for c in CASES])
 def test_preview_and_api(client, alice, course, part, spec, answer, canonical, outcome):
-    Part.objects.filter(pk=part.pk).update(spec={**spec, "points": 1})
-    client.force_login(alice)
-    preview = client.get(reverse("part-preview", args=[course.slug, part.pk]),
-                         {"answer": answer}).json()
-    assert preview["valid"] and preview["canonical"] == canonical, preview
-    assert "<math" in preview["mathml"]
-    api = APIClient()
-    api.force_login(alice)
-    response = api.post(f"/api/v1/courses/{course.slug}/submissions/",
-                        {"part": part.pk, "answer": answer}, format="json")
-    assert response.status_code == 201, response.content
-    assert response.json()["outcome"] == outcome
-    assert Submission.objects.get(pk=response.json()["id"]).grader_version == GRADER_VERSION
+    preview_then_submit(client, alice, course, part, spec, answer, canonical, outcome)
 
 
 def test_a_wrong_shape_is_stored_invalid_and_uses_no_attempt(client, alice, course, part):
