@@ -1,10 +1,22 @@
 """Reads for courses: which courses a user may see, and a course's module content."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Exercise, Figure, Lab, Part, Section
+from courses.models import (
+    ContentRepository,
+    ContentSync,
+    Course,
+    Enrollment,
+    Exercise,
+    Figure,
+    Lab,
+    Part,
+    Section,
+)
 
 
 def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
@@ -71,3 +83,28 @@ def student_enrollment_get(*, course: Course, student_id: int) -> Enrollment:
     if enrollment is None:
         raise Http404("No such student in this course.")
     return enrollment
+
+
+@dataclass(frozen=True)
+class ContentPage:
+    """What the course's Content page shows: its repository, its latest syncs, one sync."""
+
+    repository: ContentRepository | None
+    syncs: list[ContentSync]
+    shown: ContentSync | None
+
+
+#: Syncs listed on the Content page, newest first.
+CONTENT_SYNCS_SHOWN = 20
+
+
+def content_page(*, course: Course, shown_id: int = 0) -> ContentPage:
+    """The course's connected repository, its latest syncs, and the sync `shown_id` of this
+    course (None when 0 or not the course's), read from the list when it is in it."""
+    syncs = list(ContentSync.objects.filter(course=course).select_related("by")
+                 [:CONTENT_SYNCS_SHOWN])
+    shown = next((s for s in syncs if s.pk == shown_id), None) if shown_id else None
+    if shown_id and shown is None:
+        shown = ContentSync.objects.filter(course=course, pk=shown_id).first()
+    return ContentPage(repository=ContentRepository.objects.filter(course=course).first(),
+                       syncs=syncs, shown=shown)

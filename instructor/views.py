@@ -22,8 +22,9 @@ from courses.course_sync import (
     course_sync_archive,
     course_sync_repository,
 )
-from courses.models import ContentRepository, ContentSync, Exercise
+from courses.models import ContentRepository, Exercise
 from courses.repository import RepositoryRefused
+from courses.selectors import content_page
 from grading.author_preview import exercise_preview
 from grading.deadlines import (
     deadline_list,
@@ -316,11 +317,6 @@ def content(request: HttpRequest, access: StaffAccess) -> HttpResponse:
             messages.error(request, "Choose an archive to upload.")
         url = _url("content", access)
         return redirect(f"{url}?sync={record.pk}" if record else url)
-    syncs = ContentSync.objects.filter(course=course).select_related("by")[:20]
-    shown_id = int_param(request.GET.get("sync"), default=0)
-    shown = next((s for s in syncs if s.pk == shown_id), None) if shown_id else None
-    if shown_id and shown is None:
-        shown = ContentSync.objects.filter(course=course, pk=shown_id).first()
-    return _page(request, access, "content.html", "content",
-                 repository=ContentRepository.objects.filter(course=course).first(),
-                 syncs=syncs, shown=shown)
+    page = content_page(course=course, shown_id=int_param(request.GET.get("sync"), default=0))
+    return _page(request, access, "content.html", "content", repository=page.repository,
+                 syncs=page.syncs, shown=page.shown)
