@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grading.checkers.base import Verdict, functions_of, misconception_list, names_of
+from grading.checkers.base import Verdict, feedback, functions_of, misconception_list, names_of
 from grading.checkers.lists import MAX_SYMBOLIC_ENTRIES, ListAnswer, ListChecker, read_list
 from grading.checkers.mathparse import FormatError
+from grading.checkers.symbolic import SymbolicChecker
 
 __all__ = ["EMPTY_SET", "check_expression_set", "expression_set_key_text",
            "expression_set_reference", "read_expression_set"]
@@ -90,8 +91,6 @@ def check_expression_set(answer: ListAnswer, spec: Mapping[str, Any],
     ``partial`` rule. The empty set equals only the empty set."""
     key = expression_set_reference(spec["reference"], spec, params)
     if not answer.exprs or not key:
-        from grading.checkers.base import feedback
-
         right = not answer.exprs and not key
         return Verdict(1.0 if right else 0.0, "correct" if right else "incorrect",
                        feedback(spec, right), None, [], answer.canonical)
@@ -103,8 +102,6 @@ def check_expression_set(answer: ListAnswer, spec: Mapping[str, Any],
 
 def expression_set_key_text(spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     """The key in one variant, parameters replaced by their values: ``{2*x, -2*x}``."""
-    from grading.checkers.symbolic import SymbolicChecker
-
     checker = SymbolicChecker()
     elements = [checker.reference_answer({**spec, "type": "symbolic", "reference": text},
                                          params)

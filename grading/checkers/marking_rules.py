@@ -32,6 +32,7 @@ __all__ = [
     "UP_TO",
     "partial_credit_rules",
     "relation_holds",
+    "up_to_relations",
     "validate_marking",
 ]
 
@@ -80,6 +81,12 @@ def relation_holds(rule: str, answer: Node, key: Node, variables: Sequence[str],
         candidate = BinOp("*", key, scale) if power > 0 else BinOp("/", key, scale)
         return same(answer, candidate)
     raise ValueError(f"unknown rule '{rule}'")
+
+
+def up_to_relations(spec: Mapping[str, Any]) -> list[str]:
+    """The spec's ``equivalent_up_to`` relation names (empty when absent or malformed)."""
+    value = spec.get("equivalent_up_to")
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def partial_credit_rules(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:

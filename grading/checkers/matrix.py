@@ -29,7 +29,7 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
-from grading.checkers.marking_rules import partial_credit_rules, validate_marking
+from grading.checkers.marking_rules import partial_credit_rules, up_to_relations, validate_marking
 from grading.checkers.mathparse import MAX_LENGTH, Expr, FormatError, parse
 from grading.checkers.mathparse.characters import normalize
 from grading.checkers.matrix_relations import (
@@ -397,7 +397,7 @@ class MatrixChecker(Checker[MatrixAnswer]):
             return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
         tolerance = Tolerance.from_spec(spec)
         relation = judge.relation(answer, reference, tolerance)
-        for rule in _strings(spec, "equivalent_up_to"):
+        for rule in up_to_relations(spec):
             if relation(rule):
                 return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
         for item in misconception_list(spec):
@@ -495,7 +495,7 @@ class MatrixChecker(Checker[MatrixAnswer]):
                 tuple(judge.reference_expr(target[i, j]) for j in range(target.cols))
                 for i in range(target.rows)))
             relation = judge.relation(written, reference, tolerance)
-            for rule in _strings(spec, "equivalent_up_to"):
+            for rule in up_to_relations(spec):
                 if relation(rule):
                     problems.append(f"'misconceptions' entry {index} ('{item.get('tag')}') "
                                     f"would be graded correct: it equals the reference up to "
@@ -617,8 +617,3 @@ class _Judge:
 
 def _entries(count: int) -> str:
     return "1 entry" if count == 1 else f"{count} entries"
-
-
-def _strings(spec: Mapping[str, Any], key: str) -> list[str]:
-    value = spec.get(key) or []
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

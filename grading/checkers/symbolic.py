@@ -34,6 +34,7 @@ from grading.checkers.forms import FORMS, KEY_FORMS, OPERATORS, form_check, usag
 from grading.checkers.marking_rules import (
     partial_credit_rules,
     relation_holds,
+    up_to_relations,
     validate_marking,
 )
 from grading.checkers.mathparse import Expr, FormatError, Node, parse, to_sympy
@@ -115,7 +116,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
 
         if result.status == "equal":
             return _form_verdict(answer_expr, reference, spec, canonical, params)
-        for rule in _strings(spec, "equivalent_up_to"):
+        for rule in up_to_relations(spec):
             if relation_holds(rule, answer_expr.node, reference.node, variables, same,
                               result.ratio):
                 return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
