@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+import sympy
+
 from grading.checkers.lists import max_matching
 
 __all__ = ["MATRIX_PARTIAL_RULES", "MATRIX_RULE_FEEDBACK", "MATRIX_UP_TO", "matrix_relation_holds"]
@@ -94,7 +96,5 @@ def _scaled(reference: Any, same: SameEntry, numbers: Sequence[float]) -> bool:
 
 def _exact(ratio: float) -> Any:
     """The ratio as an exact rational near the float (the tolerance decides closeness)."""
-    import sympy
-
     fraction = Fraction(ratio).limit_denominator(10**12)
     return sympy.Rational(fraction.numerator, fraction.denominator)
