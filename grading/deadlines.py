@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from courses.models import Course, CourseModule, Enrollment, Exercise
@@ -113,29 +113,41 @@ class DeadlineStatus:
 
 
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
-    """The student's deadline on every exercise of the course that has one, by exercise id
-    (exercises without a deadline are absent); one query: the course's deadlines, each with
-    the student's extension (a correlated subquery) and the course's policy (joined)."""
-    extension = DeadlineExtension.objects.filter(
-        course=OuterRef("course_id"), exercise=OuterRef("exercise_id"), student=student)
+    """The student's deadline on every exercise of the course's modules that has one, by
+    exercise id (exercises without a deadline are absent): its own deadline in the course,
+    else its module's default due date there (CourseModule.due_at), later for the student
+    with an extension, as `deadline_status` reads it for one exercise. One query: the
+    exercises of the course's modules with their own deadline and the student's extension
+    (correlated subqueries), the module's due date and the course's policy (joined)."""
+    own = Deadline.objects.filter(course=course, exercise=OuterRef("pk"))
+    extension = DeadlineExtension.objects.filter(course=course, exercise=OuterRef("pk"),
+                                                 student=student)
+    link = "module__course_links__"
+    policy_fields = ("pk", "time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
     rows = list(
-        Deadline.objects.filter(course=course).select_related("course__deadline_policy")
-        .annotate(extension_due=Subquery(extension.values("due_at")[:1]),
+        Exercise.objects
+        .annotate(own_due=Subquery(own.values("due_at")[:1]),
+                  extension_due=Subquery(extension.values("due_at")[:1]),
                   extension_reason=Subquery(extension.values("reason")[:1]))
+        # one filter call: one join to the course's link to the exercise's module
+        .filter(Q(module__course_links__course=course),
+                Q(own_due__isnull=False) | Q(module__course_links__due_at__isnull=False))
+        .values_list("pk", "own_due", f"{link}due_at", "extension_due", "extension_reason",
+                     *(f"{link}course__deadline_policy__{name}" for name in policy_fields))
     )
     if not rows:
         return {}
-    policy = getattr(rows[0].course, "deadline_policy", None) or DeadlinePolicy(course=course)
+    policy_id, *values = rows[0][5:]
+    policy = (DeadlinePolicy(course=course) if policy_id is None else
+              DeadlinePolicy(pk=policy_id, course=course, **dict(zip(policy_fields[1:], values,
+                                                                    strict=True))))
     statuses = {}
-    for row in rows:
-        extension_due: datetime | None = row.extension_due
-        later = extension_due is not None and extension_due > row.due_at
-        statuses[row.exercise_id] = DeadlineStatus(
-            due_at=extension_due if later and extension_due else row.due_at,
-            course_due_at=row.due_at,
-            extension_reason=(row.extension_reason
-                              if later else None),
-            policy=policy)
+    for exercise_id, own_due, module_due, extension_due, reason, *_ in rows:
+        course_due: datetime = own_due if own_due is not None else module_due
+        later = extension_due is not None and extension_due > course_due
+        statuses[exercise_id] = DeadlineStatus(
+            due_at=extension_due if later else course_due, course_due_at=course_due,
+            extension_reason=reason if later else None, policy=policy)
     return statuses
 
 
