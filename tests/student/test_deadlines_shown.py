@@ -124,3 +124,23 @@ def test_the_dashboard_sets_rules_and_a_module_wide_due_date_in_the_course_zone(
     client.post(reverse("dashboard:extension", args=[course.slug, alice.pk]),
                 {"exercise": apply_1.pk, "due_at": "2030-07-05T09:00", "reason": "illness"})
     assert alice.extensions.get().due_at == datetime(2030, 7, 5, 9, 0, tzinfo=LONDON)
+
+
+def test_an_exercise_without_its_own_deadline_shows_the_module_s_and_closes_after_it(
+        client, course, alice, apply_1):
+    """The module's due date in the course (CourseModule.due_at) is the exercise's deadline
+    on the module page too, as when an answer is graded (issue 23)."""
+    due = datetime(2030, 11, 30, 12, 0, tzinfo=ZoneInfo("UTC"))
+    course.course_modules.update(due_at=due)
+    assert not Deadline.objects.exists()
+    client.force_login(alice)
+    box = _exercise_html(client.get(reverse("course-module", args=[course.slug])).content,
+                         apply_1.slug)
+    assert "Due 30 Nov, 12:00 (UTC)" in _text(box.encode()) and "<input" in box
+    course.course_modules.update(due_at=timezone.now() - timedelta(minutes=5))
+    box = _exercise_html(client.get(reverse("course-module", args=[course.slug])).content,
+                         apply_1.slug)
+    assert "Closed:" in box and "<input" not in box
+    part = apply_1.parts.get(key="bound")
+    client.post(reverse("part-answer", args=[course.slug, part.pk]), {"answer": "1"})
+    assert not part.submissions.exists()
