@@ -300,7 +300,8 @@ class ModuleProgress:
     url: str | None
     progress: SectionProgress
     sections: list[tuple[Section, SectionProgress]]
-    #: the user's soonest deadline in the module that has not closed: exercise and status
+    #: the user's soonest deadline in the module that has not closed and is not the module's
+    #: due date (an exercise's own deadline, an extension): exercise and status
     next_deadline: tuple[Exercise, DeadlineStatus] | None = None
     released: bool = True  # False before its release date (staff may still open it)
 
@@ -591,8 +592,10 @@ def course_progress_for_student(*, user: User | AnonymousUser,
             own = [(section, counted(section)) for section in sections
                    if section.module_id == cm.module_id] if is_open else []
             rows.extend(own)
+            # the module's own due date is shown already: an earlier or later date is news
             soonest = next(((e, st) for e, st, closed, _ in dated
-                            if not closed and e.module_id == cm.module_id), None)
+                            if not closed and e.module_id == cm.module_id
+                            and st.due_at != cm.due_at), None)
             modules.append(ModuleProgress(
                 course_module=cm, url=links.module(cm.module_id) if is_open else None,
                 progress=SectionProgress(total=sum(p.total for _, p in own),

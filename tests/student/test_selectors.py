@@ -255,5 +255,22 @@ def test_course_progress_lists_each_module_with_its_progress_due_date_and_openin
     (progress,) = course_progress_for_student(user=alice)
     six = progress.modules[1]
     assert six.url == f"/courses/{course.slug}/modules/module-06/"
-    assert six.next_deadline is not None and six.next_deadline[1].due_at == two_modules.due_at
-    assert six.next_deadline[0].module_id == two_modules.module_id
+    assert six.next_deadline is None  # every exercise is due on the module's date, shown
+
+
+def test_the_soonest_own_deadline_of_a_module_is_named(alice, irene, course, two_modules):
+    from datetime import timedelta
+
+    from courses.models import CourseModule, Exercise
+    from grading.deadlines import deadline_set
+
+    CourseModule.objects.filter(pk=two_modules.pk).update(release_at=None)
+    sooner, later = (two_modules.due_at - timedelta(days=d) for d in (3, 1))
+    first, second = Exercise.objects.filter(module=two_modules.module).order_by("order")[:2]
+    deadline_set(course=course, exercise_id=second.pk, due_at=sooner, by=irene)
+    deadline_set(course=course, exercise_id=first.pk, due_at=later, by=irene)
+    (progress,) = course_progress_for_student(user=alice)
+    assert progress.modules[1].next_deadline is not None
+    exercise, status = progress.modules[1].next_deadline
+    assert (exercise, status.due_at) == (second, sooner)
+    assert progress.modules[0].next_deadline is None  # none in Module 5
