@@ -53,7 +53,7 @@ def _vector_problems(vector: dict[str, Any], keys: tuple[str | int, ...],
              *required_problems(vector, ["to"], keys, where)]
     for name in ("to", "from"):
         if name in vector:
-            found += numbers_problems(vector[name], (*keys, name), f"{where}'s {name}",
+            found += numbers_problems(vector[name], (*keys, name), f"{where}'s '{name}'",
                                       low=2, high=2)
     if "label" in vector and (problem := label_problem(vector["label"], f"{where}'s label")):
         found.append(Problem((*keys, "label"), problem))

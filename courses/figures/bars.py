@@ -29,7 +29,7 @@ def problems(data: dict[str, Any]) -> list[Problem]:
     found = [*unknown_problems(data, FIELDS), *required_problems(data, ["values"])]
     values = data.get("values")
     if "values" in data:
-        found += numbers_problems(values, ("values",), "values", low=1, high=MAX_BARS)
+        found += numbers_problems(values, ("values",), "'values'", low=1, high=MAX_BARS)
     if "labels" in data:
         found += labels_problems(data["labels"], ("labels",), "labels",
                                  len(values) if isinstance(values, list) else None)

@@ -43,14 +43,16 @@ def number_problem(value: Any, where: str) -> str | None:
 
 def numbers_problems(values: Any, keys: tuple[str | int, ...], where: str, *,
                      low: int, high: int) -> list[Problem]:
-    """`values` must be a list of `low`..`high` finite numbers."""
+    """`values` must be a list of `low`..`high` finite numbers (`where` names it in the
+    reasons, quoted as the author wrote it: "'values'", "vector 2's 'to'")."""
     if not isinstance(values, list):
-        return [Problem(keys, f"'{where}' must be a list of numbers, not {type(values).__name__}")]
+        return [Problem(keys, f"{where} must be a list of numbers, not {type(values).__name__}")]
     if not low <= len(values) <= high:
-        return [Problem(keys, f"'{where}' must hold {low} to {high} numbers, not {len(values)}")]
+        size = f"exactly {low}" if low == high else f"{low} to {high}"
+        return [Problem(keys, f"{where} must hold {size} numbers, not {len(values)}")]
     found = []
     for index, value in enumerate(values):
-        problem = number_problem(value, f"'{where}' item {index + 1}")
+        problem = number_problem(value, f"{where} item {index + 1}")
         if problem:
             found.append(Problem(keys, problem))
     return found
@@ -64,8 +66,8 @@ def labels_problems(labels: Any, keys: tuple[str | int, ...], where: str,
     found = [Problem(keys, problem) for index, label in enumerate(labels)
              if (problem := label_problem(label, f"'{where}' item {index + 1}"))]
     if count is not None and len(labels) != count:
-        found.append(Problem(keys, f"'{where}' has {len(labels)} labels for {count} "
-                                   f"{'value' if count == 1 else 'values'}"))
+        found.append(Problem(keys, f"'{where}' has {plural(len(labels), 'label')} for "
+                                   f"{plural(count, 'value')}"))
     return found
 
 
@@ -119,6 +121,11 @@ def required_problems(data: Mapping[str, Any], names: Iterable[str],
     """Every name of `names` missing from `data`."""
     return [Problem(keys, f"missing required field '{name}' in {where}")
             for name in names if name not in data]
+
+
+def plural(count: int, noun: str) -> str:
+    """"1 value", "3 values"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def shown(value: float, decimals: int) -> str:

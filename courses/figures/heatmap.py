@@ -16,6 +16,7 @@ from courses.figures.checks import (
     number_problem,
     numbers_problems,
     optional_label,
+    plural,
     required_problems,
     shown,
     unknown_problems,
@@ -44,14 +45,14 @@ def problems(data: dict[str, Any]) -> list[Problem]:
                                               f"at most {MAX_SIDE}"))
         for index, row in enumerate(values):
             found += [Problem(("values",), p.reason) for p in numbers_problems(
-                row, ("values",), f"values row {index + 1}", low=1, high=MAX_SIDE)]
+                row, ("values",), f"'values' row {index + 1}", low=1, high=MAX_SIDE)]
             if isinstance(row, list):
                 if width is None:
                     width = len(row)
                 elif len(row) != width:
-                    found.append(Problem(("values",), f"'values' row {index + 1} has {len(row)} "
-                                                      f"numbers, row 1 has {width}: every row "
-                                                      f"needs the same length"))
+                    found.append(Problem(("values",), f"'values' row {index + 1} has "
+                                                      f"{plural(len(row), 'number')}, row 1 has "
+                                                      f"{width}: every row needs the same length"))
     if "rows" in data:
         found += labels_problems(data["rows"], ("rows",), "rows",
                                  len(values) if isinstance(values, list) else None)

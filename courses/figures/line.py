@@ -18,6 +18,7 @@ from courses.figures.checks import (
     label_problem,
     numbers_problems,
     optional_label,
+    plural,
     required_problems,
     shown,
     unknown_problems,
@@ -42,7 +43,7 @@ def problems(data: dict[str, Any]) -> list[Problem]:
     xs = data.get("x")
     count = None
     if "x" in data:
-        x_problems = numbers_problems(xs, ("x",), "x", low=2, high=MAX_POINTS)
+        x_problems = numbers_problems(xs, ("x",), "'x'", low=2, high=MAX_POINTS)
         found += x_problems
         if not x_problems and isinstance(xs, list):
             count = len(xs)
@@ -71,13 +72,13 @@ def _series_problems(line: dict[str, Any], index: int, count: int | None,
         found.append(Problem((*keys, "label"), problem))
     ys = line.get("y")
     if "y" in line:
-        y_problems = numbers_problems(ys, (*keys, "y"), f"{where}'s y", low=1, high=MAX_POINTS)
+        y_problems = numbers_problems(ys, (*keys, "y"), f"{where}'s 'y'", low=1, high=MAX_POINTS)
         found += y_problems
         if y_problems or not isinstance(ys, list):
             return found
         if count is not None and len(ys) != count:
-            found.append(Problem((*keys, "y"), f"{where} has {len(ys)} y values for {count} "
-                                               f"x values"))
+            found.append(Problem((*keys, "y"), f"{where} has {plural(len(ys), 'y value')} "
+                                               f"for {plural(count, 'x value')}"))
         if log_y and any(y <= 0 for y in ys):
             found.append(Problem((*keys, "y"), f"{where} has a y value of 0 or below, which "
                                                f"a logarithmic axis (log_y) cannot show"))
