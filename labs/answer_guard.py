@@ -4,10 +4,11 @@ A simulation module may define ``answer_inputs(variant_params) -> dict | None``:
 variant's parameter values of an exercise, the lab parameters that would make the lab print
 that exercise's answer (``None`` when the exercise is not one the lab computes). A student's
 run is refused when its parameters are those inputs for the student's own variant of an
-exercise of the lab's module that they have not solved yet (some active part not done in
-the student's progress: neither answered correctly nor reviewed or overridden to full marks). What counts as "the same inputs" is the simulation's ``same_inputs(run,
-inputs)`` when it defines one (the attention lab ignores the order of the weight-state pairs
-and pairs of weight 0), else plain equality. Staff are never held back.
+exercise of the lab's module that they have not solved yet: some active part is not done in
+their progress (neither answered correctly nor reviewed or overridden to full marks). What
+counts as "the same inputs" is the simulation's ``same_inputs(run, inputs)`` when it defines
+one (the attention lab ignores the order of the weight-state pairs and pairs of weight 0),
+else plain equality. Staff are never held back.
 """
 
 from __future__ import annotations
