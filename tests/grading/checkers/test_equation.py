@@ -86,6 +86,32 @@ def test_one_variable_inequalities_are_sets(answer, key, outcome):
     assert grade(answer, spec, {}).outcome == outcome
 
 
+@pytest.mark.parametrize(("answer", "key", "outcome"), [
+    # Higher degrees, quotients and absolute values: solved by a sign chart, exactly.
+    ("x^3 < 8", "x < 2", "correct"),
+    ("x^3 <= 8", "x < 2", "incorrect"),           # the boundary point differs
+    ("|x| < 2", "-2 < x < 2", "correct"),
+    ("abs(x - 1) <= 2", "-1 <= x <= 3", "correct"),
+    ("abs(x - 1) <= 2", "-1 < x <= 3", "incorrect"),
+    ("|x - 3| > 1", "x < 2 or x > 4", "correct"),
+    ("(x - 1)/(x + 2) >= 0", "x < -2 or x >= 1", "correct"),
+    ("(x - 1)/(x + 2) >= 0", "x <= -2 or x >= 1", "incorrect"),  # the pole is not in it
+    ("(x - 1)(x + 2) >= 0", "x < -2 or x >= 1", "incorrect"),
+    ("x^4 - 5x^2 + 4 < 0", "-2 < x < -1 or 1 < x < 2", "correct"),
+    ("(x - 1)^2 (x + 3) <= 0", "x <= -3 or x = 1", "correct"),
+    ("x^3 > 2", "x > 2^(1/3)", "correct"),
+    ("x^3 > 2", "x > 1.26", "incorrect"),
+    ("1/x < 1", "x < 0 or x > 1", "correct"),
+    ("x^2 + 1 > 0", "x^2 >= 0 or x < 0", "correct"),   # every real
+    ("|x| < -1", "x > 1 and x < 0", "correct"),        # both empty
+    ("||x| - 1| < 1/2", "-3/2 < x < -1/2 or 1/2 < x < 3/2", "correct"),
+])
+def test_higher_degree_quotient_and_absolute_value_inequalities_are_sets(answer, key,
+                                                                          outcome):
+    spec = {"type": "equation", "reference": key, "variables": ["x"]}
+    assert grade(answer, spec, {}).outcome == outcome
+
+
 def test_inequalities_in_several_variables_allow_positive_scaling_only():
     spec = {"type": "equation", "reference": "a < b", "variables": ["a", "b"]}
     assert grade("b > a", spec, {}).outcome == "correct"
