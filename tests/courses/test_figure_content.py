@@ -140,7 +140,7 @@ def _guide_examples() -> list[str]:
 
 def test_the_authoring_guide_has_a_valid_example_of_every_generic_kind(tmp_path):
     examples = _guide_examples()
-    kinds = [re.match(r'kind = "([a-z-]+)"', e).group(1) for e in examples]  # type: ignore[union-attr]
+    kinds = [re.match(r'kind = "([a-z-]+)"', e).group(1) for e in examples]
     assert kinds == ["heatmap", "arrows", "bars", "line"]
     for index, example in enumerate(examples):
         body = example.split("\n", 1)[1]

@@ -76,7 +76,7 @@ def test_every_generic_kind_is_an_accessible_svg_with_its_author_text_escaped(ki
     parsed = _parsed(html)
     assert parsed.scripts == 0 and "<script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;" in html
-    svg = re.search(r"<svg [^>]*>", html).group(0)  # type: ignore[union-attr]
+    svg = re.search(r"<svg [^>]*>", html).group(0)
     assert 'role="img"' in svg and 'aria-labelledby="f-1-svg-title f-1-svg-desc"' in svg
     assert '<title id="f-1-svg-title">Figure 9.1: Title &lt;script&gt;' in html
     assert re.search(r'<desc id="f-1-svg-desc">[^<]{20,}</desc>', html)
@@ -115,7 +115,7 @@ def test_every_shade_keeps_its_written_value_readable(t):
 
 def test_a_negative_bar_hangs_below_the_zero_line():
     html = _drawn("bars", EXAMPLES["bars"])
-    zero = float(re.search(r'<line class="axis" x1="64" y1="([\d.]+)"', html).group(1))  # type: ignore[union-attr]
+    zero = float(re.search(r'<line class="axis" x1="64" y1="([\d.]+)"', html).group(1))
     bars = [(float(y), float(h)) for y, h in
             re.findall(r'<rect class="bar" x="\d+" y="([\d.]+)" width="40" height="([\d.]+)"', html)]
     assert [round(y + h, 1) == zero for y, h in bars] == [True, False, True]
