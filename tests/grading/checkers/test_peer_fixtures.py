@@ -26,6 +26,10 @@ MITX_LIST = "mitodl/mitx-grading-library tests/test_singlelistgrader.py"
 MITX_MATRIX = "mitodl/mitx-grading-library tests/formulagrader/test_matrixgrader.py"
 PL_GRADING = "PrairieLearn/PrairieLearn apps/prairielearn/python/prairielearn/grading_utils.py"
 PL_SYMPY = "PrairieLearn/PrairieLearn apps/prairielearn/python/test/sympy_utils_test.py"
+WW_INTERVAL = "openwebwork/pg t/contexts/interval.t"
+WW_DIGITS = "openwebwork/pg t/contexts/toltype_digits.t"
+NUMBAS_PARTS = "numbas/Numbas tests/parts/part_unit_tests.mjs"
+WW_IMPLICIT = "openwebwork/pg macros/parsers/parserImplicitEquation.pl"
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,12 @@ NUMBER_FIRST = ("a quantity is a number followed by its unit: a bracket around t
                 "part of the unit, (-36 kJ)/mol, is not read")
 NONLINEAR_SYSTEMS = ("systems that are not linear are compared equation by equation, not by "
                      "their solution sets")
+EXTRA_DIGITS = ("to n significant figures we check the n figures asked for; WeBWorK's digits "
+                "tolerance without truncation also wants any extra digits right (3.141 is not "
+                "pi there)")
+SPACE_GROUPS = ("digits grouped by spaces (the SI style '1 234,5') are refused in a numeric "
+                "answer as two numbers side by side; Numbas reads them when the author "
+                "chooses that notation")
 INTERVAL_PARTIAL = ("a single interval with one wrong bracket is wrong with WeBWorK's hint "
                     "('The type of interval is incorrect'), not half marks as MITx's default")
 
@@ -227,6 +237,25 @@ NUMERIC = [
     Case("12400", num("12345", sigfigs=3), 0, PL_GRADING),
     Case("2.72", num("e", decimals=2), 1, PL_GRADING),
     Case("2.71", num("e", decimals=2), 0, PL_GRADING),
+    # WeBWorK tolType => 'digits', tolerance => 3 (tolTruncation => 0, tolExtraDigits => 2).
+    Case("3.14", num("pi", sigfigs=3), 1, WW_DIGITS),
+    Case("3.142", num("pi", sigfigs=3), 1, WW_DIGITS),
+    Case("3.143", num("pi", sigfigs=3), 0, WW_DIGITS, ours="correct", why=EXTRA_DIGITS),
+    Case("3.15", num("pi", sigfigs=3), 0, WW_DIGITS),
+    Case("3.141", num("pi", sigfigs=3), 0, WW_DIGITS, ours="correct", why=EXTRA_DIGITS),
+    Case("3.1416", num("pi", sigfigs=3), 1, WW_DIGITS),
+    Case("3.1415888", num("pi", sigfigs=3), 1, WW_DIGITS),
+    # Numbas number entry: strict precision (places written) and mustBeReduced.
+    Case("1", num("1", atol=0), 1, NUMBAS_PARTS),
+    Case("0", num("1", atol=0), 0, NUMBAS_PARTS),
+    Case("3.14", places("pi", 2), 1, NUMBAS_PARTS),
+    Case("3.140", places("pi", 2), 0, NUMBAS_PARTS),
+    Case("1.2", places("1.2", 2), 0, NUMBAS_PARTS),
+    Case("1.20", places("1.2", 2), 1, NUMBAS_PARTS),
+    Case("1.414213562373095", places("sqrt(2)", 15), 1, NUMBAS_PARTS),
+    Case("1 234,5", num("1234.5"), 1, NUMBAS_PARTS, ours="invalid", why=SPACE_GROUPS),
+    Case("6/7", sym("6/7", "", form="lowest_terms", form_credit=0.5), 1, NUMBAS_PARTS),
+    Case("12/14", sym("6/7", "", form="lowest_terms", form_credit=0.5), 0.5, NUMBAS_PARTS),
 ]
 
 SYMBOLIC = [
@@ -361,6 +390,15 @@ SYMBOLIC = [
          STACK),
     Case("sqrt(2*g*y)", sym("sqrt(2*g*x)", "g x", domain="positive", rename_variables=True), 1,
          STACK),
+    # Numbas JME parts (a required form with partial credit for an equal answer).
+    Case("x", sym("x", "x y"), 1, NUMBAS_PARTS),
+    Case("y", sym("x", "x y"), 0, NUMBAS_PARTS),
+    Case("x+0", sym("x", "x y"), 1, NUMBAS_PARTS),
+    Case("x+0y", sym("x", "x y"), 1, NUMBAS_PARTS),
+    Case("2x", sym("2x", form="simplified", form_credit=0.5), 1, NUMBAS_PARTS),
+    Case("x+x", sym("2x", form="simplified", form_credit=0.5), 0.5, NUMBAS_PARTS),
+    Case("3x", sym("2x", form="simplified", form_credit=0.5), 0, NUMBAS_PARTS),
+    Case("x+x+x", sym("2x", form="simplified", form_credit=0.5), 0, NUMBAS_PARTS),
     # PrairieLearn's reader: the same expressions written as students type them.
     Case("n alpha", sym("alpha*n", "n alpha"), 1, PL_SYMPY),
     Case("m \u2212 \uff08n + m\uff09", sym("-n", "m n"), 1, PL_SYMPY),  # a minus sign, full-width brackets
@@ -405,6 +443,19 @@ EQUATIONS = [
     Case("abs(x)=abs(y)", eq("x=y or x=-y"), 1, STACK, ours="incorrect", why=ABS_EQUATIONS),
     Case("abs(x)=abs(y)", eq("(x-y)*(x+y)=0"), 1, STACK, ours="incorrect", why=ABS_EQUATIONS),
     Case("x = -1/2 + sqrt(1/4 + 4/3)", eq("x = (-3 + sqrt(9 + 48))/6", "x"), 1, STACK),
+    # WeBWorK ImplicitEquation: the same solutions (its documented examples).
+    Case("x^2 - cos(y) = 0", eq("x^2 = cos(y)"), 1, WW_IMPLICIT),
+    Case("x^2 = sin(y)", eq("x^2 = cos(y)"), 0, WW_IMPLICIT),
+    Case("x*y = 1", eq("x = 1/y"), 1, WW_IMPLICIT),
+    Case("x - y = 1/(x + y)", eq("x^2 - y^2 = 1"), 1, WW_IMPLICIT),
+    Case("2y^2 = x^2 - 5", eq("x^2 - 2y^2 = 5"), 1, WW_IMPLICIT),
+    Case("x - y = 0", eq("x^2 - y^2 = 0"), 0, WW_IMPLICIT),
+    # Numbas JME parts on relations.
+    Case("x<y", eq("x<y"), 1, NUMBAS_PARTS),
+    Case("x-y<0", eq("x<y"), 1, NUMBAS_PARTS),
+    Case("x=y", eq("x<y"), 0, NUMBAS_PARTS),
+    Case("y>x", eq("x<y"), 1, NUMBAS_PARTS),
+    Case("y=x^2+2", eq("y=x^2+2"), 1, NUMBAS_PARTS),
     # Inequalities.
     Case("1", eq("x>1", "x"), 0, STACK),
     Case("x=1", eq("x>1 and x<5", "x"), 0, STACK),
@@ -494,6 +545,22 @@ SETS = [
     Case("{1,1.414,3.1,2}", realset("{1,2,pi,sqrt(2)}", atol=0.1), 1, STACK),
     Case("{-1.1,2,3}", realset("{-1,2,3}", atol=0.01), 0, STACK),
     Case("[3,1.414]", realset("{pi,sqrt(2)}", rtol=0.01), 0, STACK),
+    # WeBWorK Interval context: equality of intervals and unions, and illegal intervals.
+    Case("(0,1)", realset("(0,1)"), 1, WW_INTERVAL),
+    Case("[0,1]", realset("(0,1)"), 0, WW_INTERVAL),
+    Case("[5,10]", realset("[5,10]"), 1, WW_INTERVAL),
+    Case("[5,infinity)", realset("[5,oo)"), 1, WW_INTERVAL),
+    Case("(-infinity,4)", realset("(-oo,4)"), 1, WW_INTERVAL),
+    Case("(-infinity,infinity)", realset("R"), 1, WW_INTERVAL),
+    Case("(1,5] U [2,7)", realset("(1,7)", reduced=False), 1, WW_INTERVAL),
+    Case("(-infinity,7) U [4,infinity)", realset("R", reduced=False), 1, WW_INTERVAL),
+    Case("[0,1] U [2,6]", realset("[0,1] U [2,6]"), 1, WW_INTERVAL),
+    Case("(-infinity,-1) U (1,infinity)", realset("(-oo,-1) U (1,oo)"), 1, WW_INTERVAL),
+    Case("(3,2)", realset("(2,3)"), 0, WW_INTERVAL),
+    Case("(infinity,2)", realset("(2,oo)"), 0, WW_INTERVAL),
+    Case("(3,-infinity)", realset("(-oo,3)"), 0, WW_INTERVAL),
+    Case("[-infinity,3]", realset("(-oo,3]"), 0, WW_INTERVAL),
+    Case("[-3,infinity]", realset("[-3,oo)"), 0, WW_INTERVAL),
     # MITx IntervalGrader (brackets and ends graded).
     Case("[1, 2)", realset("[1, 2)"), 1, MITX_INTERVAL),
     Case("(1, 2)", realset("[1, 2]"), 0, MITX_INTERVAL),
@@ -536,6 +603,18 @@ MATRICES = [
     Case("[[0.33,1],[1,1]]", mat("[[0.333,1],[1,1]]"), 0, STACK),
     Case("[[x+x,2],[2,x*x]]", mat("[[2*x,2],[2,x^2]]", variables=["x"]), 1, STACK),
     Case("[[1,2],[2,2+1]]", mat("[[1,2],[2,3]]"), 1, STACK),
+    # Numbas matrix entry parts.
+    Case("[[1,2,3],[4,5,6]]", mat("[[1,2,3],[4,5,6]]"), 1, NUMBAS_PARTS),
+    Case("[[1,2],[3,4]]", mat("[[1,2,3],[4,5,6]]"), 0, NUMBAS_PARTS),
+    Case("[[1/3,0],[0,1/3]]", mat("identity(2)/3"), 1, NUMBAS_PARTS),
+    Case("[[2/6,0],[0,2/6]]", mat("identity(2)/3"), 1, NUMBAS_PARTS),
+    Case("[[0.71,0.29],[0.57,0.14]]", mat("M/7", decimals=2), 1, NUMBAS_PARTS,
+         params={"M": [[5, 2], [4, 1]]}),
+    Case("[[0.5,0.5],[1.5,1.5]]", mat("[[1,1],[1,1]]", atol=0.5), 1, NUMBAS_PARTS),
+    Case("[[1,1],[1,0]]", mat("[[1,1],[1,1]]", atol=0.5), 0, NUMBAS_PARTS),
+    Case("[[1.1,1.2],[0.7,0.9]]", mat("[[1,1],[1,1]]", atol=0.5), 1, NUMBAS_PARTS),
+    Case("[[1,2],[3,4]]", mat("[[1,2],[3,4]]", partial=True), 1, NUMBAS_PARTS),
+    Case("[[1,2],[3,3]]", mat("[[1,2],[3,4]]", partial=True), 0.75, NUMBAS_PARTS),
     # MITx MatrixGrader: a wrong shape is an error, not a grade.
     Case("[[1, 2, 3]]", mat("[[1, 2, 3]]"), 1, MITX_MATRIX),
     Case("[[1, 2, 3, 4]]", mat("[[1, 2, 3]]"), 0, MITX_MATRIX),
@@ -644,6 +723,15 @@ STRINGS = [
     Case("goodday", string(["Hello", "Good day", "Hi"], max_distance=1, case_sensitive=True),
          0, STACK),
     Case("Jello", string(["Hello", "Good day", "Hi"]), 0, STACK),
+    # Numbas pattern match parts (exact, or a regular expression matching the whole answer).
+    Case("thing!", string("thing!"), 1, NUMBAS_PARTS),
+    Case("THING!", string("thing!"), 1, NUMBAS_PARTS),
+    Case("thing!", string("thing!", case_sensitive=True, alternatives=[
+        {"answer": "thing!", "case_sensitive": False, "credit": 0.5}]), 1, NUMBAS_PARTS),
+    Case("THING!", string("thing!", case_sensitive=True, alternatives=[
+        {"answer": "thing!", "case_sensitive": False, "credit": 0.5}]), 0.5, NUMBAS_PARTS),
+    Case("two words", pattern(r"\w+ \w+"), 1, NUMBAS_PARTS),
+    Case("this thing!", pattern(r"\w+ \w+"), 0, NUMBAS_PARTS),
     # STACK SRegExp.
     Case("aaaaabbb", pattern("(aaa)*b"), 1, STACK, ours="incorrect", why=SEARCH),
     Case("aab", pattern("(aaa)*b"), 1, STACK, ours="incorrect", why=SEARCH),
