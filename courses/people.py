@@ -220,9 +220,9 @@ def people_import(*, course: Course, by: User, text: str, apply: bool,
                 continue
             user = matches[0] if matches else None
         if user is None and row.username and row.email and by_email.get(row.email):
-            owner = by_email[row.email][0].username
+            holder = by_email[row.email][0].username
             report.problems.append(f"{filename}:{row.line}: the e-mail '{row.email}' belongs "
-                                   f"to the account '{owner}'; use that username")
+                                   f"to the account '{holder}'; use that username")
             continue
         if user is not None:
             if user.pk == by.pk and row.role not in ("", Enrollment.Role.INSTRUCTOR):
