@@ -71,6 +71,10 @@ class Section(ContentItem):
 
 class Figure(ContentItem):
     class Kind(models.TextChoices):
+        """Module 5's figures drawn by code, which the module page's query values choose
+        from (`?a=&b=`, `?row=`); every kind, these and the content-driven ones, is an entry
+        of courses.figure_kinds (not the field's choices: a new kind needs no migration)."""
+
         WORD_VECTORS = "word-vectors", "Word vectors"
         ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
         STATE_CHAIN = "state-chain", "Hidden-state chain"
@@ -79,7 +83,9 @@ class Figure(ContentItem):
     slug = models.SlugField(max_length=100, unique=True)
     number = models.CharField(max_length=10)
     title = models.CharField(max_length=300)
-    kind = models.CharField(max_length=30, choices=Kind.choices)
+    # A key of courses.figure_kinds.FIGURE_KINDS (checked at sync): a registry rather than
+    # choices, so that adding a kind is one entry and no migration.
+    kind = models.CharField(max_length=30, help_text="a kind of courses.figure_kinds")
     instructions = models.TextField(blank=True)
     caption = models.TextField(blank=True)
     in_words = models.TextField(blank=True)

@@ -171,3 +171,31 @@ def test_positions_are_the_students_characters():
 def test_did_you_mean_in_a_side():
     spec = {**LINE, "reference": "y = sin(x)"}
     assert "did you mean" in grade("y = sni(x)", spec, {}).feedback
+
+
+@pytest.mark.parametrize(("answer", "key", "outcome"), [
+    # STACK's AlgEquiv fixtures: brackets group relations, 'and' binds tighter than 'or'.
+    ("(x < 0 or x >= 1) and x <= 3", "x < 0 or (x >= 1 and x <= 3)", "correct"),
+    ("(x < 0 or x >= 1) and x <= 3", "x < 0 or x >= 1 and x <= 3", "correct"),
+    ("(x < 0 or x >= 1) and x <= 3", "(x < 0 or x >= 1) and x <= 3", "correct"),
+    ("x > 1 or x < -1 and x < 2", "(x > 1 or x < -1) and x < 2", "incorrect"),
+    ("x^2 - 3 != 1", "x < -2 or (-2 < x and x < 2) or 2 < x", "correct"),
+    ("((x > 1))", "x > 1", "correct"),
+    ("(x = 1 or x = 2)", "(x - 1)(x - 2) = 0", "correct"),
+    ("(x + 1) > 2", "x > 1", "correct"),          # a bracketed side is not a group
+])
+def test_brackets_group_relations_and_are_multiplied_out(answer, key, outcome):
+    spec = {"type": "equation", "reference": key, "variables": ["x"]}
+    assert grade(answer, spec, {}).outcome == outcome
+
+
+@pytest.mark.parametrize("answer", [
+    "(x < 1)",
+    "(x + 1)",
+    "(x < 1 or)",
+    " and ".join(["(x < 1 or x > 2)"] * 7),      # 2^7 alternatives
+])
+def test_groups_that_cannot_be_read_or_multiply_out_too_far_are_invalid(answer):
+    spec = {"type": "equation", "reference": "x < 1", "variables": ["x"]}
+    outcome = grade(answer, spec, {}).outcome
+    assert outcome == ("correct" if answer == "(x < 1)" else "invalid")
