@@ -44,14 +44,14 @@ PARAMS: ParamSchema = {
     "tokens": {
         "type": "int",
         "label": "Tokens",
-        "help": "How many tokens attend to each other (the matrix is tokens x tokens).",
+        "help": "How many tokens attend to each other (the matrix is tokens by tokens).",
         "default": 6,
         "min": 2,
         "max": len(TOKEN_NAMES),
     },
     "d": {
         "type": "int",
-        "label": "Dimension d of the queries and keys",
+        "label": "Dimension $d$ of the queries and keys",
         "help": "Entries per query and key.",
         "default": 64,
         "min": 1,
@@ -59,8 +59,8 @@ PARAMS: ParamSchema = {
     },
     "power": {
         "type": "float",
-        "label": "Scale the scores by 1/d^p, with p =",
-        "help": "0.5 is the transformer's 1/sqrt(d); 0 is no scaling; 1 divides by d.",
+        "label": "Scale the scores by $1/d^p$, with $p$ =",
+        "help": r"0.5 is the transformer's $1/\sqrt{d}$; 0 is no scaling; 1 divides by $d$.",
         "default": 0.5,
         "min": 0.0,
         "max": 1.0,
