@@ -29,6 +29,8 @@ PL_SYMPY = "PrairieLearn/PrairieLearn apps/prairielearn/python/test/sympy_utils_
 WW_INTERVAL = "openwebwork/pg t/contexts/interval.t"
 WW_DIGITS = "openwebwork/pg t/contexts/toltype_digits.t"
 NUMBAS_PARTS = "numbas/Numbas tests/parts/part_unit_tests.mjs"
+MITX_FORMULA = "mitodl/mitx-grading-library tests/formulagrader/test_formulagrader.py"
+MITX_STRING = "mitodl/mitx-grading-library tests/test_stringgrader.py"
 WW_IMPLICIT = "openwebwork/pg macros/parsers/parserImplicitEquation.pl"
 
 
@@ -122,6 +124,9 @@ NUMBER_FIRST = ("a quantity is a number followed by its unit: a bracket around t
                 "part of the unit, (-36 kJ)/mol, is not read")
 NONLINEAR_SYSTEMS = ("systems that are not linear are compared equation by equation, not by "
                      "their solution sets")
+ANY_MULTIPLE_OF_C = ("the arbitrary constant may enter as any non-zero multiple, as WeBWorK's "
+                     "FormulaUpToConstant takes it (x^3/3 - C, (x^3 + C)/3); STACK's AddConst "
+                     "wants + c itself")
 EXTRA_DIGITS = ("to n significant figures we check the n figures asked for; WeBWorK's digits "
                 "tolerance without truncation also wants any extra digits right (3.141 is not "
                 "pi there)")
@@ -237,6 +242,27 @@ NUMERIC = [
     Case("12400", num("12345", sigfigs=3), 0, PL_GRADING),
     Case("2.72", num("e", decimals=2), 1, PL_GRADING),
     Case("2.71", num("e", decimals=2), 0, PL_GRADING),
+    # MITx FormulaGrader tolerances (absolute, or a percentage of the answer).
+    Case("9.85", num("10", atol=0.1), 0, MITX_FORMULA),
+    Case("9.9", num("10", atol=0.1), 1, MITX_FORMULA),
+    Case("10.1", num("10", atol=0.1), 1, MITX_FORMULA),
+    Case("10.15", num("10", atol=0.1), 0, MITX_FORMULA),
+    Case("9.85", num("10", rtol=0.01), 0, MITX_FORMULA),
+    Case("9.9", num("10", rtol=0.01), 1, MITX_FORMULA),
+    Case("10.1", num("10", rtol=0.01), 1, MITX_FORMULA),
+    Case("10.15", num("10", rtol=0.01), 0, MITX_FORMULA),
+    Case("9.999999", num("10", atol=0), 0, MITX_FORMULA),
+    Case("10", num("10", atol=0), 1, MITX_FORMULA),
+    Case("10.000001", num("10", atol=0), 0, MITX_FORMULA),
+    Case("(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 1,
+         MITX_FORMULA),
+    Case("0.01+(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 1,
+         MITX_FORMULA),
+    Case("0.02+(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 0,
+         MITX_FORMULA),
+    Case("1/0", num("2"), 0, MITX_FORMULA),
+    Case("csc(0)", num("2"), 0, MITX_FORMULA),
+    Case("arccosh(0)", num("2"), 0, MITX_FORMULA),
     # WeBWorK tolType => 'digits', tolerance => 3 (tolTruncation => 0, tolExtraDigits => 2).
     Case("3.14", num("pi", sigfigs=3), 1, WW_DIGITS),
     Case("3.142", num("pi", sigfigs=3), 1, WW_DIGITS),
@@ -585,6 +611,45 @@ FORMS = [
     Case("1/(n*(n+1))+1/n", form("2/n-1/(n+1)", "partial_fractions", "n"), 0, STACK),
 ]
 
+
+def addconst(ref: str, variables: str = "x") -> dict[str, Any]:
+    """STACK's AddConst: the key plus an arbitrary constant the student writes."""
+    return sym(ref, variables, domain="positive", arbitrary_constant=True)
+
+
+ANTIDERIVATIVES = [
+    Case("x^3/3", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+1", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c", addconst("x^3/3"), 1, STACK),
+    Case("x^3/3-c", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("x^3/3+c+1", addconst("x^3/3"), 1, STACK),
+    Case("x^3/3+3*c", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("(x^3+c)/3", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("exp(x)+c", addconst("exp(x)"), 1, STACK),
+    Case("exp(x)", addconst("exp(x)"), 0, STACK),
+    Case("x^(k+1)/(k+1)+c", addconst("x^(k+1)/(k+1)", "x k"), 1, STACK),
+    Case("x^(k+1)/(k+1)", addconst("x^(k+1)/(k+1)", "x k"), 0, STACK),
+    Case("x^3/3+c+k", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c^2", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c^3", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3*c", addconst("x^3/3"), 0, STACK),
+    Case("X^3/3+c", addconst("x^3/3"), 0, STACK),
+    Case("sin(2*x)", addconst("x^3/3"), 0, STACK),
+    Case("x^2/2-2*x+2+c", addconst("(x-2)^2/2"), 1, STACK),
+    Case("(t-1)^5/5+c", addconst("(t-1)^5/5", "t"), 1, STACK),
+    Case("(v-1)^5/5+c", addconst("(v-1)^5/5", "v"), 1, STACK),
+    Case("cos(2*x)/2+1+c", addconst("cos(2*x)/2"), 1, STACK),
+    Case("(x-a)^6001/6001+c", addconst("(x-a)^6001/6001", "x a"), 1, STACK),
+    Case("(x-a)^6001/6001", addconst("(x-a)^6001/6001", "x a"), 0, STACK),
+    Case("ln(x)", addconst("ln(x)"), 0, STACK),
+    Case("ln(x)+c", addconst("ln(x)"), 1, STACK),
+    Case("ln(k*x)", addconst("ln(x)"), 0, STACK),
+    Case("ln(abs(x))+c", addconst("ln(abs(x))"), 1, STACK),
+    Case("ln(k*abs(x))", addconst("ln(abs(x))"), 0, STACK),
+    Case("c-(log(2)-log(x))^2/2", addconst("-1/2*log(2/x)^2"), 1, STACK),
+    Case("ln(abs(x+3))/2+c", addconst("ln(abs(2*x+6))/2"), 1, STACK),
+]
+
 EQUATIONS = [
     # STACK AlgEquiv on equations: the same solution set, sides and scale free.
     Case("1", eq("x=1", "x"), 0, STACK),
@@ -867,6 +932,8 @@ COMPLEX = [
     Case("1.23 + 4.57i", cplx("1.2345 + 4.5678*i", sigfigs=3), 1, PL_GRADING),
     Case("1.23 + 4.56i", cplx("1.2345 + 4.5678*i", sigfigs=3), 0, PL_GRADING),
     Case("e^(pi * i)", cplx("-1"), 1, PL_SYMPY),
+    Case("sqrt(-4)", cplx("2*i"), 1, MITX_FORMULA),
+    Case("(-4)^0.5", cplx("2*i"), 1, MITX_FORMULA),
     Case("3jn", {"type": "symbolic", "reference": "3*j*n", "variables": ["n"],
                  "imaginary_unit": "j"}, 1, PL_SYMPY),
     Case("i * i * n", csym("-n", "n"), 1, PL_SYMPY),
@@ -882,6 +949,21 @@ STRINGS = [
     Case("Without spaces", string("Withoutspaces", case_sensitive=True, whitespace="exact"), 0,
          STACK),
     Case(" Hello ", string("Hello", case_sensitive=True, whitespace="exact"), 0, STACK),
+    # MITx StringGrader: strip (outer spaces, of the key too) and case sensitivity.
+    Case("cat", string("cat", case_sensitive=True), 1, MITX_STRING),
+    Case("   cat   ", string("cat", case_sensitive=True), 1, MITX_STRING),
+    Case("c at", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("  dog  ", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("cat", string("         cat", case_sensitive=True), 1, MITX_STRING),
+    Case(" cat", string("cat", case_sensitive=True, whitespace="exact"), 0, MITX_STRING),
+    Case("cat ", string("cat", case_sensitive=True, whitespace="exact"), 0, MITX_STRING),
+    Case(" cat", string(" cat", case_sensitive=True, whitespace="exact"), 1, MITX_STRING),
+    Case("Cat", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("CAT", string("CAT", case_sensitive=True), 1, MITX_STRING),
+    Case("CAT", string("cat"), 1, MITX_STRING),
+    Case("(1234566542)", pattern(r"\([0-9]+\)"), 1, MITX_STRING),
+    Case("(1234566542)a", pattern(r"\([0-9]+\)"), 0, MITX_STRING),
+    Case("1", pattern(r"\([0-9]+\)"), 0, MITX_STRING),
     # STACK StringSloppy: case and all spaces ignored.
     Case("hello", string("hello", whitespace="ignore"), 1, STACK),
     Case("hello", string("heloo", whitespace="ignore"), 0, STACK),
@@ -919,7 +1001,8 @@ STRINGS = [
          STACK),
 ]
 
-CASES = NUMERIC + SYMBOLIC + FORMS + EQUATIONS + SETS + LISTS + MATRICES + QUANTITIES + COMPLEX + STRINGS
+CASES = (NUMERIC + SYMBOLIC + FORMS + ANTIDERIVATIVES + EQUATIONS + SETS + LISTS + MATRICES
+         + QUANTITIES + COMPLEX + STRINGS)
 
 
 def our_score(case: Case) -> tuple[str, float | None]:
