@@ -306,3 +306,37 @@ class ContentSync(models.Model):
     def __str__(self) -> str:
         verb = "preview" if self.dry_run else "sync"
         return f"{verb} of {self.course} at {self.at:%Y-%m-%d %H:%M} ({'ok' if self.ok else 'failed'})"
+
+
+class CourseInvite(models.Model):
+    """A link that enrols whoever opens it (signed in, or creating an account there) in a
+    course with a role: student or TA, never instructor. It ends when revoked, at
+    `expires_at` or after `max_uses` enrolments."""
+
+    class Role(models.TextChoices):
+        STUDENT = "student", "Student"
+        TA = "ta", "Teaching assistant"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.course} invite ({self.role})"
+
+    def open_at(self, at: datetime) -> bool:
+        """Whether the link still enrols people at `at`."""
+        return (self.revoked_at is None
+                and (self.expires_at is None or at < self.expires_at)
+                and (self.max_uses is None or self.uses < self.max_uses))

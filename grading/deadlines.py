@@ -112,42 +112,52 @@ class DeadlineStatus:
         return None if value is None else value.astimezone(self.zone)
 
 
+#: The policy's fields a status needs, read with the deadlines (one query for both).
+_POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
+
+
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
-    """The student's deadline on every exercise of the course's modules that has one, by
-    exercise id (exercises without a deadline are absent): its own deadline in the course,
-    else its module's default due date there (CourseModule.due_at), later for the student
-    with an extension, as `deadline_status` reads it for one exercise. One query: the
-    exercises of the course's modules with their own deadline and the student's extension
-    (correlated subqueries), the module's due date and the course's policy (joined)."""
-    own = Deadline.objects.filter(course=course, exercise=OuterRef("pk"))
+    """The student's deadline on every exercise of the course that has one, by exercise id
+    (exercises without a deadline are absent): its own due date in the course, else its
+    module's default due date in the course (as `deadline_status` reads them), each with the
+    student's extension. One query: the exercises with their due dates, the student's
+    extensions and the course's policy as subqueries."""
     extension = DeadlineExtension.objects.filter(course=course, exercise=OuterRef("pk"),
                                                  student=student)
-    link = "module__course_links__"
-    policy_fields = ("pk", "time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
+    own = Deadline.objects.filter(course=course, exercise=OuterRef("pk")).values("due_at")[:1]
+    module_due = CourseModule.objects.filter(course=course, module_id=OuterRef("module_id"))
+    dated_modules = CourseModule.objects.filter(course=course, due_at__isnull=False)
+    policy_row = DeadlinePolicy.objects.filter(course=course)
     rows = list(
-        Exercise.objects
-        .annotate(own_due=Subquery(own.values("due_at")[:1]),
+        Exercise.objects.filter(
+            Q(module_id__in=dated_modules.values("module_id"))
+            | Q(pk__in=Deadline.objects.filter(course=course).values("exercise_id")))
+        .annotate(own_due=Subquery(own), module_due=Subquery(module_due.values("due_at")[:1]),
                   extension_due=Subquery(extension.values("due_at")[:1]),
-                  extension_reason=Subquery(extension.values("reason")[:1]))
-        # one filter call: one join to the course's link to the exercise's module
-        .filter(Q(module__course_links__course=course),
-                Q(own_due__isnull=False) | Q(module__course_links__due_at__isnull=False))
-        .values_list("pk", "own_due", f"{link}due_at", "extension_due", "extension_reason",
-                     *(f"{link}course__deadline_policy__{name}" for name in policy_fields))
+                  extension_reason=Subquery(extension.values("reason")[:1]),
+                  **{f"policy_{name}": Subquery(policy_row.values(name)[:1])
+                     for name in _POLICY_FIELDS})
+        .values("pk", "own_due", "module_due", "extension_due", "extension_reason",
+                *(f"policy_{name}" for name in _POLICY_FIELDS))
     )
     if not rows:
         return {}
-    policy_id, *values = rows[0][5:]
-    policy = (DeadlinePolicy(course=course) if policy_id is None else
-              DeadlinePolicy(pk=policy_id, course=course, **dict(zip(policy_fields[1:], values,
-                                                                    strict=True))))
+    first = rows[0]
+    policy = (DeadlinePolicy(course=course, **{name: first[f"policy_{name}"]
+                                               for name in _POLICY_FIELDS})
+              if first["policy_time_zone"] is not None else DeadlinePolicy(course=course))
     statuses = {}
-    for exercise_id, own_due, module_due, extension_due, reason, *_ in rows:
-        course_due: datetime = own_due if own_due is not None else module_due
+    for row in rows:
+        course_due: datetime | None = row["own_due"] if row["own_due"] is not None \
+            else row["module_due"]
+        if course_due is None:
+            continue
+        extension_due: datetime | None = row["extension_due"]
         later = extension_due is not None and extension_due > course_due
-        statuses[exercise_id] = DeadlineStatus(
-            due_at=extension_due if later else course_due, course_due_at=course_due,
-            extension_reason=reason if later else None, policy=policy)
+        statuses[row["pk"]] = DeadlineStatus(
+            due_at=extension_due if later and extension_due else course_due,
+            course_due_at=course_due,
+            extension_reason=row["extension_reason"] if later else None, policy=policy)
     return statuses
 
 

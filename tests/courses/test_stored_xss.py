@@ -24,6 +24,7 @@ from courses.models import (
     ContentRepository,
     ContentSync,
     Course,
+    CourseInvite,
     CourseModule,
     Enrollment,
     Exercise,
@@ -194,6 +195,11 @@ def _staff_pages(course: Course, world: dict) -> list[str]:
     pages += [f"{dash}students/{s.pk}/" for s in world["students"]]
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW).count()
     pages += [f"{dash}reviews/?page={n}" for n in range(1, waiting // 20 + 2)]
+    # People: members named by payloads, a search for one, an invite link to the course
+    # whose title is one, and the new-course page listing the synced modules.
+    invite = CourseInvite.objects.create(course=course, token="hostile-invite", role="student")
+    pages += [f"{dash}people/", f"{dash}people/?q={quote(PAYLOADS[3][:100])}&role=student",
+              f"/invite/{invite.token}/", "/courses/new/"]
     return pages
 
 
