@@ -6,33 +6,38 @@ from urllib.parse import urlsplit
 
 from django.db.models import Q, Sum
 from django.urls import reverse
+from django.utils import timezone
 from lti_tool.models import LtiRegistration
 
 from courses.models import Course, Exercise, Lab, Section
+from courses.page_links import course_links, course_url
 from lti.models import ResourceTarget
 
 
 def target_path(*, course: Course, target: ResourceTarget | None) -> str:
-    """The student page a resource link opens in `course`: the lab's page, or the module page
-    at the exercise or section (the module page when the target is gone or unset)."""
-    module_url = reverse("course-module", kwargs={"course_slug": course.slug})
+    """The student page a resource link opens in `course`: the lab's page, or the page of the
+    exercise's or section's module at it (courses.page_links; the course page when the
+    target is gone or unset)."""
+    course_page = course_url(course.slug)
     if target is None or target.content_uuid is None:
-        return module_url
+        return course_page
     if target.kind == ResourceTarget.Kind.LAB:
         lab = Lab.objects.active().filter(uuid=target.content_uuid).only("slug").first()
         if lab is not None:
             return reverse("lab", kwargs={"course_slug": course.slug, "lab_slug": lab.slug})
     elif target.kind == ResourceTarget.Kind.EXERCISE:
-        slug = (Exercise.objects.active().filter(uuid=target.content_uuid)
-                .values_list("slug", flat=True).first())
-        if slug:
-            return f"{module_url}#exercise-{slug}"
+        exercise = (Exercise.objects.active().filter(uuid=target.content_uuid)
+                    .values_list("slug", "module_id").first())
+        if exercise:
+            links = course_links(course, student_at=timezone.now())
+            return links.exercise(exercise[1], exercise[0])
     elif target.kind == ResourceTarget.Kind.SECTION:
-        number = (Section.objects.active().filter(uuid=target.content_uuid)
-                  .values_list("number", flat=True).first())
-        if number:
-            return f"{module_url}#s-{number}"
-    return module_url
+        section = (Section.objects.active().filter(uuid=target.content_uuid)
+                   .values_list("number", "module_id").first())
+        if section:
+            links = course_links(course, student_at=timezone.now())
+            return links.section(section[1], section[0])
+    return course_page
 
 
 @dataclass(frozen=True)

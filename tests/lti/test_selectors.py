@@ -34,6 +34,23 @@ def test_targets_open_the_lab_page_or_the_module_at_the_exercise_or_section(cour
     assert target_path(course=course, target=None) == module
 
 
+def test_in_a_course_of_several_modules_targets_open_the_item_s_module_page(course):
+    from courses.models import CourseModule, Module
+
+    CourseModule.objects.create(course=course, module=Module.objects.get(slug="module-06"),
+                                order=1)
+    section = Section.objects.get(module__slug="module-06", number="6.2")
+    exercise = Exercise.objects.get(slug="scores-matrix")
+    six, five = (f"/courses/{course.slug}/modules/{slug}/" for slug in ("module-06", "module-05"))
+    assert target_path(course=course, target=_target("section", section.uuid)) == f"{six}#s-6.2"
+    assert target_path(course=course, target=_target("exercise", exercise.uuid)) == (
+        f"{six}#exercise-scores-matrix")
+    bound = Exercise.objects.get(slug="apply-1-gradient-bound")
+    assert target_path(course=course, target=_target("exercise", bound.uuid)) == (
+        f"{five}#exercise-apply-1-gradient-bound")
+    assert target_path(course=course, target=None) == f"/courses/{course.slug}/"
+
+
 def test_a_target_whose_content_was_archived_opens_the_module(course):
     exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
     Exercise.objects.filter(pk=exercise.pk).update(archived_at=timezone.now())
