@@ -232,8 +232,8 @@ def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]],
         )
         for user_id, username, first, last, email, group_label, external_id in students
     }
-    if not rows:
-        return []
+    if not rows or part_ids == []:
+        return list(rows.values())
     cells = PartProgress.objects.filter(course=course, student_id__in=list(rows))
     if part_ids is not None:
         cells = cells.filter(part_id__in=part_ids)

@@ -177,7 +177,9 @@ def _annotated(enrollments: QuerySet[Enrollment], course: Course, sort: str,
     name = Lower(Coalesce(NullIf(Trim(Concat("user__first_name", Value(" "), "user__last_name")),
                                  Value("")), "user__username"))
     total: Any = F("totals__total")
-    if part_ids is not None:
+    if part_ids == []:
+        total = Value(0.0)
+    elif part_ids is not None:
         total = Subquery(
             PartProgress.objects
             .filter(course=course, student_id=OuterRef("user_id"), part_id__in=part_ids)
