@@ -83,3 +83,11 @@ def test_the_overview_of_one_module_and_the_means_per_module(client, two_modules
     html = _get(client, two_modules, "overview")
     assert "Per module" in html and "weighted course total" in html
     assert "Class overview: Module 6" in _get(client, two_modules, "overview", "?module=module-06")
+
+
+def test_the_student_page_shows_points_per_module_and_the_course_total(client, two_modules,
+                                                                       irene, alice):
+    client.force_login(irene)
+    page = client.get(reverse("dashboard:student", kwargs={
+        "course_slug": two_modules.slug, "student_id": alice.pk})).content.decode()
+    assert "course total 0.0%" in page and "Module 6: 0 of" in page
