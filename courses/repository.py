@@ -6,14 +6,15 @@ produces a checked folder on disk; validating and applying its content is `cours
 - `url_check` allows only the schemes and hosts the operator lists and refuses hosts that
   resolve to the server's own networks (private, loopback, link-local) unless allowed.
 - `git_fetch` clones one branch, depth 1, with dulwich in a child process that is killed
-  after `timeout` seconds and cannot write a file larger than the size limit.
+  after `timeout` seconds and cannot write a file larger than the size limit; the child
+  checks every address it connects to again (`courses.network_addresses`), so a host that
+  re-resolves to a private address after `url_check` (DNS rebinding) is refused too.
 - `archive_extract` unpacks a .zip or .tar.gz with limits on size, file count and
   compression ratio, refusing paths outside the folder, links and device files.
 - `tree_check` refuses symlinks and enforces the size and file-count limits on a folder.
 """
 
 import hashlib
-import ipaddress
 import os
 import re
 import socket
@@ -29,6 +30,8 @@ from typing import IO
 from urllib.parse import urlsplit
 
 from django.conf import settings
+
+from courses.network_addresses import address_refused
 
 _BRANCH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
 
@@ -56,13 +59,6 @@ class Limits:
             archive_max_bytes=settings.CONTENT_ARCHIVE_MAX_BYTES,
             max_ratio=settings.CONTENT_ARCHIVE_MAX_RATIO,
         )
-
-
-def _address_refused(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
 
 
 def url_check(url: str) -> None:
@@ -103,7 +99,7 @@ def url_check(url: str) -> None:
         raise RepositoryRefused(f"the host '{host}' cannot be resolved") from exc
     for info in infos:
         address = str(info[4][0])
-        if _address_refused(address):
+        if address_refused(address):
             raise RepositoryRefused(
                 f"the host '{host}' resolves to {address}, an address of a private or local "
                 "network"
@@ -157,7 +153,7 @@ def git_fetch(*, url: str, branch: str, dest: Path, limits: Limits) -> str:
     try:
         done = subprocess.run(  # noqa: S603 - fixed argv, no shell
             [sys.executable, "-m", "courses.git_clone", url, branch, str(dest),
-             str(limits.max_bytes)],
+             str(limits.max_bytes), "1" if settings.CONTENT_REPOSITORY_ALLOW_PRIVATE else "0"],
             capture_output=True, text=True, timeout=limits.timeout, env=env, check=False,
         )
     except subprocess.TimeoutExpired as exc:

@@ -162,7 +162,7 @@ def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpRespons
 def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> HttpResponse:
     """The exercise as a student sees it in variant ?variant=N; a POST grades the answers
     typed (answer-<part key>) in that variant and stores nothing."""
-    exercise = Exercise.objects.filter(pk=exercise_id, module_id=access.course.module_id,
+    exercise = Exercise.objects.filter(pk=exercise_id, module_id__in=access.course.module_ids(),
                                        archived_at__isnull=True).first()
     if exercise is None:
         raise Http404("No such exercise in this course.")

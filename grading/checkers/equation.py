@@ -12,10 +12,12 @@ only in its killable helper, never on text). ``form = "sides"`` also requires th
 sides (in either order): ``y = 2x + 1`` but not ``2x - y = -1``.
 
 **Inequalities** in one variable (``x > 3``, ``-2 <= x < 5``, ``x < -2 or x > 2``,
-``x != 1``, ``x^2 < 4``) are solved into sets of reals (realsets.py, polynomials up to
-degree 2, exactly) and equal when the sets are; otherwise (several variables, other
-functions) one inequality matches another when their sides' differences are a positive
-multiple of each other with the same strictness (``a < b`` is ``b > a``).
+``x != 1``, ``x^2 < 4``, ``x^3 < 8``, ``|x - 1| <= 2``, ``(x - 1)/(x + 2) >= 0``) are solved
+into sets of reals, exactly, and equal when the sets are: polynomials up to degree 2 by
+formula (solving.py), and up to degree 12, their quotients and up to 3 absolute values by a
+sign chart (sign_chart.py). Otherwise (several variables, other functions) one inequality
+matches another when their sides' differences are a positive multiple of each other with the
+same strictness (``a < b`` is ``b > a``).
 
 **Systems** (``system = true``, or a list as ``reference``): linear systems compare their
 reduced row echelon forms exactly (same solutions); other systems match equation by
@@ -45,6 +47,7 @@ from grading.checkers.realsets import RealSet, reduce_components, sets_equal
 from grading.checkers.refs import Number, fraction_params
 from grading.checkers.relations import Chain, Statement, System, parse_statement, parse_system
 from grading.checkers.sampling import DOMAINS, Domain, compare
+from grading.checkers.sign_chart import solve_by_sign_chart
 from grading.checkers.solving import linear_rows, numerator, rref, solve_relation
 from grading.checkers.tolerance import Tolerance
 
@@ -179,6 +182,9 @@ def _solution_set(statement: Statement, variable: str, ctx: _Context) -> RealSet
             for i, op in enumerate(chain.ops):
                 solved = solve_relation(chain.sides[i], op, chain.sides[i + 1], variable,
                                         ctx.params)
+                if solved is None:
+                    solved = solve_by_sign_chart(chain.sides[i], op, chain.sides[i + 1],
+                                                 variable, ctx.params)
                 if solved is None:
                     return None
                 current = solved if current is None else _intersect(current, solved)

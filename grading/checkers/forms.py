@@ -509,31 +509,46 @@ def has_completed_square(node: Node, variables: Sequence[str]) -> bool:
 
 def normalized_com_ass(node: Node) -> object:
     """A value equal for trees that differ only by commutativity and associativity of ``+``
-    and ``*`` (subtraction is adding the negation, as STACK's EqualComAss reads it)."""
+    and ``*`` with their inverses, as STACK's EqualComAss reads them: subtraction adds the
+    negation and division multiplies by the reciprocal, so ``(a*b)/c`` is ``a*(b/c)``; a
+    negation is a factor -1, so ``x*(-y)`` is ``-(x*y)`` and ``(-x)/y`` is ``-(x/y)``, but
+    ``x/(-y)`` is not (the reciprocal of a negation stays one) and ``(-x)*(-x)`` is not
+    ``x*x`` (negations are counted, never cancelled); ``exp(x)`` is ``e^x``."""
     if isinstance(node, BinOp) and node.op in "+-":
         terms = []
         for sign, term in _terms(node):
             value = normalized_com_ass(term)
             terms.append(("neg", value) if sign < 0 else value)
         return ("+", tuple(sorted(terms, key=repr)))
-    if isinstance(node, BinOp) and node.op == "*":
-        factors = []
+    if isinstance(node, Neg) or (isinstance(node, BinOp) and node.op in "*/"):
+        negations = 0
+        factors: list[object] = []
         stack: list[Node] = [node]
         while stack:
             current = stack.pop()
-            if isinstance(current, BinOp) and current.op == "*":
+            if isinstance(current, Neg):
+                negations += 1
+                stack.append(current.operand)
+            elif isinstance(current, BinOp) and current.op == "*":
                 stack += [current.left, current.right]
+            elif isinstance(current, BinOp) and current.op == "/":
+                stack.append(current.left)
+                factors.append(("recip", normalized_com_ass(current.right)))
             else:
                 factors.append(normalized_com_ass(current))
-        return ("*", tuple(sorted(factors, key=repr)))
+        product: object = factors[0] if len(factors) == 1 else \
+            ("*", tuple(sorted(factors, key=repr)))
+        for _ in range(negations):
+            product = ("neg", product)
+        return product
     if isinstance(node, BinOp):
         return (node.op, normalized_com_ass(node.left), normalized_com_ass(node.right))
-    if isinstance(node, Neg):
-        return ("neg", normalized_com_ass(node.operand))
     if isinstance(node, Pow):
         return ("^", normalized_com_ass(node.base), normalized_com_ass(node.exponent))
     if isinstance(node, Abs):
         return ("abs", normalized_com_ass(node.operand))
+    if isinstance(node, Call) and node.func == "exp" and len(node.args) == 1:
+        return ("^", ("Const", "e"), normalized_com_ass(node.args[0]))
     if isinstance(node, Call):
         return ("call", node.func, tuple(normalized_com_ass(a) for a in node.args))
     if isinstance(node, Num):

@@ -183,8 +183,12 @@ class NumericAnswer(Answer):
     value: Number | None = None  # computed once when the answer has no variables
 
 
-def _check_written(expr: Expr, spec: Mapping[str, Any]) -> None:
-    """Raise FormatError if the number breaks the spec's written_sigfigs/written_decimals."""
+WRITTEN_KEYS = frozenset({"written_sigfigs", "written_decimals"})
+
+
+def check_written(expr: Expr, spec: Mapping[str, Any]) -> None:
+    """Raise FormatError if the number breaks the spec's written_sigfigs/written_decimals
+    (numeric answers, and the number of a quantity)."""
     wanted = spec.get("written_sigfigs")
     if wanted is not None:
         example = format_number(1.23456789, int(wanted))
@@ -224,8 +228,7 @@ class NumericChecker(Checker[NumericAnswer]):
     """One real number within ``rtol``/``atol``/``sigfigs``/``decimals``/``decades``."""
 
     type_name = "numeric"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "written_sigfigs", "written_decimals",
-                           "allow_infinity"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, *WRITTEN_KEYS, "allow_infinity"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> NumericAnswer:
         raw = raw if isinstance(raw, str) else ""
@@ -235,7 +238,7 @@ class NumericChecker(Checker[NumericAnswer]):
         infinity = bool(spec.get("allow_infinity"))
         expr = parse(read_plain_number(raw), variables=names_of(spec, "variables"),
                      functions=functions_of(spec), infinity=infinity)
-        _check_written(expr, spec)
+        check_written(expr, spec)
         written = sigfigs_written(expr.node)
         text_form = expr.to_text()
         canonical = text_form
@@ -276,13 +279,10 @@ class NumericChecker(Checker[NumericAnswer]):
         reference = reference_number(spec["reference"], params)
         if reference.is_infinite:
             return "oo" if reference.value > 0 else "-oo"
-        wanted = spec.get("written_sigfigs")
-        places = spec.get("written_decimals")
         exact = reference.best()
-        if places is not None:
-            return _decimal_text(round_decimals(exact, int(places)), int(places))
-        if wanted is not None:
-            return _scientific_text(exact, int(wanted))
+        written = written_text(exact, spec)
+        if written is not None:
+            return written
         if reference.exact is not None and reference.exact.denominator == 1:
             return str(reference.exact.numerator)
         if reference.exact is not None:
@@ -293,10 +293,7 @@ class NumericChecker(Checker[NumericAnswer]):
         problems = super().validate_spec(spec)
         problems += validate_reference_scalar(spec)
         problems += validate_tolerance(spec)
-        if "written_sigfigs" in spec and not _positive_int(spec["written_sigfigs"]):
-            problems.append("'written_sigfigs' must be a whole number from 1 to 17")
-        if "written_decimals" in spec and not _whole(spec["written_decimals"], 0, 15):
-            problems.append("'written_decimals' must be a whole number from 0 to 15")
+        problems += validate_written(spec)
         if "allow_infinity" in spec and not isinstance(spec["allow_infinity"], bool):
             problems.append("'allow_infinity' must be true or false")
         problems += validate_misconception_tolerances(spec)
@@ -306,6 +303,28 @@ class NumericChecker(Checker[NumericAnswer]):
                                params: Mapping[str, Any]) -> list[str]:
         return misconception_collisions(
             spec, params, lambda text, values: [reference_number(text, values)])
+
+
+def written_text(value: Fraction, spec: Mapping[str, Any]) -> str | None:
+    """``value`` written as the spec's written_decimals/written_sigfigs ask (rounded half away
+    from zero), or None when the spec asks for neither."""
+    places = spec.get("written_decimals")
+    if places is not None:
+        return _decimal_text(round_decimals(value, int(places)), int(places))
+    wanted = spec.get("written_sigfigs")
+    if wanted is not None:
+        return _scientific_text(value, int(wanted))
+    return None
+
+
+def validate_written(spec: Mapping[str, Any]) -> list[str]:
+    """Problems with the written_sigfigs/written_decimals keys."""
+    problems = []
+    if "written_sigfigs" in spec and not _positive_int(spec["written_sigfigs"]):
+        problems.append("'written_sigfigs' must be a whole number from 1 to 17")
+    if "written_decimals" in spec and not _whole(spec["written_decimals"], 0, 15):
+        problems.append("'written_decimals' must be a whole number from 0 to 15")
+    return problems
 
 
 def _no_real_value(expr: Expr) -> str:

@@ -32,11 +32,15 @@ from grading.checkers.mathparse import Expr, FormatError, parse
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.numeric import (
     TOLERANCE_KEYS,
+    WRITTEN_KEYS,
     Tolerance,
     _decimal_text,
+    check_written,
     format_value,
     read_plain_number,
     validate_tolerance,
+    validate_written,
+    written_text,
 )
 from grading.checkers.refs import Number, answer_number, reference_number
 from grading.checkers.units import Unit, describe_dimension, read_unit
@@ -122,7 +126,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
     """A number with a unit, compared after conversion (see the module docstring)."""
 
     type_name = "quantity"
-    spec_keys = frozenset({*TOLERANCE_KEYS, *QUANTITY_KEYS})
+    spec_keys = frozenset({*TOLERANCE_KEYS, *WRITTEN_KEYS, *QUANTITY_KEYS})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> QuantityAnswer:
         raw = raw if isinstance(raw, str) else ""
@@ -141,6 +145,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
         if expr.free_variables:
             raise FormatError("the number must be a value, not an expression with names",
                               None)
+        check_written(expr, spec)
         value = answer_number(expr, {})
         if not value.is_finite:
             raise FormatError("this has no finite value (a division by zero, or the log or "
@@ -237,7 +242,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
 
     def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
         reference, unit = self._reference(spec, params)
-        number = _number_text(reference)
+        number = written_text(reference.best(), spec) or _number_text(reference)
         if _mode(spec) == "forbidden" or unit is None:
             return number
         return f"{number} {unit.text}"
@@ -253,6 +258,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
             problems.append("'reference' must be an expression string (or a number)")
         problems += validate_units(spec)
         problems += validate_tolerance(spec)
+        problems += validate_written(spec)
         problems += check_misconception_shapes(spec, extra=(*TOLERANCE_KEYS, "unit"))
         for index, item in enumerate(misconception_list(spec), start=1):
             problems += [f"'misconceptions' entry {index}: {problem}"
@@ -368,7 +374,15 @@ def _in_unit(value: Number, unit: Unit | None, target: Unit | None) -> Number:
 def _same_unit(a: Unit, b: Unit) -> bool:
     """The same unit written alike or in an equivalent spelling (``m/s``, ``m·s^-1``)."""
     return a.text == b.text or (a.factor == b.factor and a.dimension == b.dimension
-                                and sorted(a.parts) == sorted(b.parts))
+                                and _powers(a) == _powers(b))
+
+
+def _powers(unit: Unit) -> dict[str, Fraction]:
+    """Each unit name with its total power: ``m/s/s`` and ``m·s^-2`` are both m¹ s⁻²."""
+    powers: dict[str, Fraction] = {}
+    for name, power in unit.parts:
+        powers[name] = powers.get(name, Fraction(0)) + power
+    return {name: power for name, power in powers.items() if power != 0}
 
 
 def _hint(spec: Mapping[str, Any], value: Number, reference: Number,

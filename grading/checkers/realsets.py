@@ -3,7 +3,8 @@
 
 Notation (as WeBWorK's Interval/Set/Union and STACK's real sets): ``{1, 2, 3}``; the empty
 set ``{}``, ``∅``, ``empty``, ``none`` or ``no solution``; intervals ``(0, 1]``, ``[2, oo)``
-(an infinite end is open: ``[-oo, 1]`` is read as ``(-oo, 1]``, and the reading shows it);
+(an infinite end is open: ``[-oo, 1]`` is invalid, as WeBWorK's "Infinite endpoints must be
+open");
 ``R`` or ``ℝ`` for every real; unions ``(-oo, 0) U (1, oo)`` or with ``∪``. ``[a, a]`` is the
 point ``{a}``; ``(a, a)``, ``(a, a]`` and an interval whose left end exceeds its right are
 invalid, as are brackets that are not an interval's (``{0, 1)``).
@@ -326,8 +327,11 @@ def _raw_components(expr: SetExpr, params: Mapping[str, Any]) -> list[tuple[Term
                 raise FormatError(f"the interval at character {term.pos} holds no number or a "
                                   f"single one: a single point is written [a, a] or {{a}}",
                                   term.pos)
-            lo_closed = term.left == "[" and not lo.is_infinite
-            hi_closed = term.right == "]" and not hi.is_infinite
+            if (lo.is_infinite and term.left == "[") or (hi.is_infinite and term.right == "]"):
+                raise FormatError(f"infinite endpoints must be open (the interval at character "
+                                  f"{term.pos}): write (-oo, a] or [a, oo)", term.pos)
+            lo_closed = term.left == "["
+            hi_closed = term.right == "]"
             out.append((term, Component(lo, hi, lo_closed, hi_closed)))
     return out
 

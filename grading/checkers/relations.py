@@ -1,6 +1,6 @@
 
 """Reading equations, inequalities and their combinations: ``y = 2x + 1``, ``-2 <= x < 5``,
-``x < -2 or x > 2``, ``x + y = 3, x - y = 1`` (a system).
+``x < -2 or x > 2``, ``(x < 0 or x >= 1) and x <= 3``, ``x + y = 3, x - y = 1`` (a system).
 
 The relation signs, ``and``/``or`` and the separators of a system are found outside every
 bracket in the student's own characters (structure.py); the sides between them are read by the
@@ -32,6 +32,7 @@ _SIGNS = {"<=": "<=", "=<": "<=", "≤": "<=", ">=": ">=", "=>": ">=", "≥": ">
 _TEXT = {"<=": "<=", ">=": ">=", "!=": "!=", "<": "<", ">": ">", "=": "="}
 _LATEX = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "<": "<", ">": ">", "=": "="}
 MAX_RELATIONS = 50
+MAX_ALTERNATIVES = 50
 
 
 @dataclass(frozen=True)
@@ -166,19 +167,48 @@ def _split_words(text: str, piece: Piece, word: str) -> list[Piece]:
     return out
 
 
+def _grouped(text: str, piece: Piece, pairs: dict[int, int]) -> Piece | None:
+    """The inside of a piece written wholly in round brackets around relations
+    (``(x < 0 or x >= 1)``), or None (``(x + 1)`` is a side, not a group)."""
+    whole = piece.stripped
+    if not whole.text.startswith("(") or pairs.get(whole.offset) != whole.offset + len(
+            whole.text) - 1 or not whole.text.endswith(")"):
+        return None
+    inner = Piece(text[whole.offset + 1:whole.offset + len(whole.text) - 1], whole.offset + 1)
+    if _find_signs(text, inner) or words_at_top(text, inner, ["and", "or"]) \
+            or _grouped(text, inner, pairs) is not None:
+        return inner
+    return None
+
+
 def _statement(raw: str, text: str, piece: Piece, variables: Sequence[str],
-               functions: Functions) -> Statement:
-    groups = []
+               functions: Functions, pairs: dict[int, int]) -> Statement:
+    """An or of ands of chains; a bracketed group is read on its own and distributed
+    (``(a or b) and c`` is ``a and c or b and c``)."""
+    groups: list[tuple[Chain, ...]] = []
     for alternative in _split_words(text, piece, "or"):
-        chains = []
+        conjunction: list[tuple[Chain, ...]] = [()]
         for part in _split_words(text, alternative, "and"):
             if not part.text.strip():
                 pos = part.offset + 1
                 raise FormatError(f"a relation is missing beside 'and'/'or' at character "
                                   f"{pos}", pos)
-            chains.append(_chain(raw, text, part, variables, functions))
-        groups.append(tuple(chains))
+            inner = _grouped(text, part, pairs)
+            options: list[tuple[Chain, ...]] = [
+                (_chain(raw, text, part, variables, functions),)] if inner is None \
+                else list(_statement(raw, text, inner, variables, functions,
+                                     pairs).alternatives)
+            conjunction = [chains + option for chains in conjunction for option in options]
+            _check_combinations(len(groups) + len(conjunction))
+        groups.extend(conjunction)
+        _check_combinations(len(groups))
     return Statement(tuple(groups))
+
+
+def _check_combinations(count: int) -> None:
+    if count > MAX_ALTERNATIVES:
+        raise FormatError(f"at most {MAX_ALTERNATIVES} alternatives (joined by 'or', "
+                          f"brackets multiplied out) are accepted", None)
 
 
 def parse_statement(raw: str, *, variables: Sequence[str] = (),
@@ -196,7 +226,7 @@ def parse_statement(raw: str, *, variables: Sequence[str] = (),
         at = parts[1].offset  # the separator stands just before the second part
         raise FormatError(f"unexpected ',' at character {at}: join several solutions with "
                           f"'or' (x = 2 or x = -3)", at)
-    return _statement(raw, text, whole, variables, functions)
+    return _statement(raw, text, whole, variables, functions, pairs)
 
 
 def parse_system(raw: str, *, variables: Sequence[str] = (), functions: Functions = (),
@@ -219,5 +249,5 @@ def parse_system(raw: str, *, variables: Sequence[str] = (), functions: Function
         if not piece.text.strip():
             pos = piece.offset + 1
             raise FormatError(f"an equation is missing at character {pos}", pos)
-        statements.append(_statement(raw, text, piece, variables, functions))
+        statements.append(_statement(raw, text, piece, variables, functions, pairs))
     return System(tuple(statements))

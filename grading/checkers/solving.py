@@ -33,7 +33,8 @@ from grading.checkers.mathparse.precise import to_fraction
 from grading.checkers.realsets import Component, RealSet, reduce_components
 from grading.checkers.refs import Number, fraction_params
 
-__all__ = ["degree", "linear_rows", "numerator", "rref", "solve_relation"]
+__all__ = ["degree", "linear_rows", "numerator", "over_one_denominator", "rref",
+           "solve_relation"]
 
 _MAX_NUMERATOR_NODES = 3000
 
@@ -170,6 +171,14 @@ def numerator(node: Node) -> Node:
     1/x + 1/y = 2 compares with y = x/(2x - 1)."""
     result = _together(node)[0]
     return result if sum(1 for _ in _walk(result)) <= _MAX_NUMERATOR_NODES else node
+
+
+def over_one_denominator(node: Node) -> tuple[Node, Node]:
+    """(numerator, denominator) of ``node`` written as one fraction: sums brought over a
+    common denominator, quotients and whole powers of fractions split; other nodes (a
+    function call, a power with another exponent) are kept whole in the numerator. Nothing
+    is cancelled, so the denominator's zeros are exactly where ``node`` is undefined."""
+    return _together(node)
 
 
 def _walk(node: Node) -> Any:

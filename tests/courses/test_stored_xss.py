@@ -153,9 +153,9 @@ def _staff_pages(course: Course, world: dict) -> list[str]:
                   f"{dash}statistics/?group={quote(payload[:50])}",
                   f"{dash}misconceptions/?group={quote(payload[:50])}"]
     pages += [f"{dash}statistics/parts/{part.pk}/" for part in
-              Part.objects.filter(exercise__module_id=course.module_id)]
+              Part.objects.filter(exercise__module_id__in=course.module_ids())]
     pages += [f"{dash}exercises/{e.pk}/preview/" for e in
-              Exercise.objects.filter(module_id=course.module_id)]  # the author preview
+              Exercise.objects.filter(module_id__in=course.module_ids())]  # the author preview
     pages += [f"{dash}students/{s.pk}/" for s in world["students"]]
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW).count()
     pages += [f"{dash}reviews/?page={n}" for n in range(1, waiting // 20 + 2)]

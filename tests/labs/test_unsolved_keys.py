@@ -7,6 +7,8 @@ from django.test import Client
 
 from courses.models import Exercise, Lab, Part
 from grading.models import Submission
+from grading.overrides import grade_override_create
+from grading.services import submission_create
 from grading.variant_assignment import variant_for
 from labs.models import LabRun
 from labs.services import LabRunRefused, lab_run_request
@@ -53,11 +55,26 @@ def test_other_numbers_the_defaults_and_staff_run(course, alice, irene, ready):
     assert lab_run_request(lab=ready, course=course, requester=irene, params=own)
 
 
+def _context_part() -> Part:
+    return Part.objects.get(exercise__slug="apply-3-context-value", key="context")
+
+
 def test_once_solved_the_student_may_check_their_answer_in_the_lab(course, alice, ready):
-    part = Part.objects.get(exercise__slug="apply-3-context-value", key="context")
-    Submission.objects.create(student=alice, course=course, part=part, raw_answer="-",
-                              outcome=Submission.Outcome.CORRECT, score=1.0,
-                              counts_as_attempt=True)
+    exercise = Exercise.objects.get(slug="apply-3-context-value")
+    key = variant_for(student=alice, course=course, exercise=exercise).params
+    answer = sum(float(key[f"w{i}"]) * float(key[f"h{i}"]) for i in range(1, 5))
+    submission = submission_create(student=alice, course=course, part=_context_part(),
+                                   raw_answer=f"{answer:.6f}")
+    assert submission.outcome == Submission.Outcome.CORRECT
+    assert lab_run_request(lab=ready, course=course, requester=alice,
+                           params=_own_numbers(alice, course))
+
+
+def test_a_wrong_answer_overridden_to_full_marks_counts_as_solved(course, alice, irene, ready):
+    part = _context_part()
+    submission_create(student=alice, course=course, part=part, raw_answer="12345")
+    grade_override_create(course=course, student_id=alice.pk, part_id=part.pk,
+                          points=part.points, reason="solved on paper", by=irene)
     assert lab_run_request(lab=ready, course=course, requester=alice,
                            params=_own_numbers(alice, course))
 

@@ -29,6 +29,8 @@ def unions(draw):
             left, right = draw(st.sampled_from("([")), draw(st.sampled_from(")]"))
             lo_text = "-oo" if draw(st.integers(0, 5)) == 0 else str(lo)
             hi_text = "oo" if draw(st.integers(0, 5)) == 0 else f"{hi}/1"
+            left = "(" if lo_text == "-oo" else left  # an infinite end is open
+            right = ")" if hi_text == "oo" else right
             parts.append(f"{left}{lo_text}, {hi_text}{right}")
         else:
             elements = draw(st.lists(small, min_size=1, max_size=4, unique=True))

@@ -86,6 +86,32 @@ def test_one_variable_inequalities_are_sets(answer, key, outcome):
     assert grade(answer, spec, {}).outcome == outcome
 
 
+@pytest.mark.parametrize(("answer", "key", "outcome"), [
+    # Higher degrees, quotients and absolute values: solved by a sign chart, exactly.
+    ("x^3 < 8", "x < 2", "correct"),
+    ("x^3 <= 8", "x < 2", "incorrect"),           # the boundary point differs
+    ("|x| < 2", "-2 < x < 2", "correct"),
+    ("abs(x - 1) <= 2", "-1 <= x <= 3", "correct"),
+    ("abs(x - 1) <= 2", "-1 < x <= 3", "incorrect"),
+    ("|x - 3| > 1", "x < 2 or x > 4", "correct"),
+    ("(x - 1)/(x + 2) >= 0", "x < -2 or x >= 1", "correct"),
+    ("(x - 1)/(x + 2) >= 0", "x <= -2 or x >= 1", "incorrect"),  # the pole is not in it
+    ("(x - 1)(x + 2) >= 0", "x < -2 or x >= 1", "incorrect"),
+    ("x^4 - 5x^2 + 4 < 0", "-2 < x < -1 or 1 < x < 2", "correct"),
+    ("(x - 1)^2 (x + 3) <= 0", "x <= -3 or x = 1", "correct"),
+    ("x^3 > 2", "x > 2^(1/3)", "correct"),
+    ("x^3 > 2", "x > 1.26", "incorrect"),
+    ("1/x < 1", "x < 0 or x > 1", "correct"),
+    ("x^2 + 1 > 0", "x^2 >= 0 or x < 0", "correct"),   # every real
+    ("|x| < -1", "x > 1 and x < 0", "correct"),        # both empty
+    ("||x| - 1| < 1/2", "-3/2 < x < -1/2 or 1/2 < x < 3/2", "correct"),
+])
+def test_higher_degree_quotient_and_absolute_value_inequalities_are_sets(answer, key,
+                                                                          outcome):
+    spec = {"type": "equation", "reference": key, "variables": ["x"]}
+    assert grade(answer, spec, {}).outcome == outcome
+
+
 def test_inequalities_in_several_variables_allow_positive_scaling_only():
     spec = {"type": "equation", "reference": "a < b", "variables": ["a", "b"]}
     assert grade("b > a", spec, {}).outcome == "correct"
@@ -145,3 +171,31 @@ def test_positions_are_the_students_characters():
 def test_did_you_mean_in_a_side():
     spec = {**LINE, "reference": "y = sin(x)"}
     assert "did you mean" in grade("y = sni(x)", spec, {}).feedback
+
+
+@pytest.mark.parametrize(("answer", "key", "outcome"), [
+    # STACK's AlgEquiv fixtures: brackets group relations, 'and' binds tighter than 'or'.
+    ("(x < 0 or x >= 1) and x <= 3", "x < 0 or (x >= 1 and x <= 3)", "correct"),
+    ("(x < 0 or x >= 1) and x <= 3", "x < 0 or x >= 1 and x <= 3", "correct"),
+    ("(x < 0 or x >= 1) and x <= 3", "(x < 0 or x >= 1) and x <= 3", "correct"),
+    ("x > 1 or x < -1 and x < 2", "(x > 1 or x < -1) and x < 2", "incorrect"),
+    ("x^2 - 3 != 1", "x < -2 or (-2 < x and x < 2) or 2 < x", "correct"),
+    ("((x > 1))", "x > 1", "correct"),
+    ("(x = 1 or x = 2)", "(x - 1)(x - 2) = 0", "correct"),
+    ("(x + 1) > 2", "x > 1", "correct"),          # a bracketed side is not a group
+])
+def test_brackets_group_relations_and_are_multiplied_out(answer, key, outcome):
+    spec = {"type": "equation", "reference": key, "variables": ["x"]}
+    assert grade(answer, spec, {}).outcome == outcome
+
+
+@pytest.mark.parametrize("answer", [
+    "(x < 1)",
+    "(x + 1)",
+    "(x < 1 or)",
+    " and ".join(["(x < 1 or x > 2)"] * 7),      # 2^7 alternatives
+])
+def test_groups_that_cannot_be_read_or_multiply_out_too_far_are_invalid(answer):
+    spec = {"type": "equation", "reference": "x < 1", "variables": ["x"]}
+    outcome = grade(answer, spec, {}).outcome
+    assert outcome == ("correct" if answer == "(x < 1)" else "invalid")

@@ -49,6 +49,29 @@ def test_equal_up_to_commutativity_and_associativity_only() -> None:
     assert not _meets("x + 1", "equal_com_ass", "x + 2 - 1")
 
 
+@pytest.mark.parametrize(("answer", "key", "meets"), [
+    # STACK's EqualComAss fixtures: minus and division are the inverses of + and *.
+    ("x*(-y)", "-x*y", True),
+    ("x*(-y)", "-(x*y)", True),
+    ("(-x)/y", "-(x/y)", True),
+    ("(x*y)/2", "x*(y/2)", True),
+    ("((x+1)/(x*(x-1)))*(x-1)", "((x+1)*(x-1))/(x*(x-1))", True),
+    ("-1*2+3*4", "3*4-1*2", True),
+    ("exp(x)", "e^x", True),
+    ("exp(x)^2", "(e^x)^2", True),
+    ("x/(-y)", "-(x/y)", False),        # the reciprocal of a negation stays one
+    ("(-x)*(-x)", "x*x", False),        # negations are counted, never cancelled
+    ("1/2*1/x", "1/(2*x)", False),
+    ("(1/2)*(x+y)", "(x+y)/2", False),
+    ("x^2/y^3", "x^2*y^(-3)", False),
+    ("exp(x)^2", "e^(2*x)", False),
+    ("-1/(1-x)", "1/(x-1)", False),
+])
+def test_equal_com_ass_reads_minus_as_a_factor_and_division_as_a_reciprocal(
+        answer: str, key: str, meets: bool) -> None:
+    assert _meets(answer, "equal_com_ass", key) is meets
+
+
 def test_as_written_ignores_only_spacing_and_implicit_products() -> None:
     assert _meets("2 x+1", "as_written", "2*x + 1")
     assert not _meets("1 + 2x", "as_written", "2x + 1")

@@ -82,6 +82,43 @@ def test_exact_unit_and_separate_credit_for_number_and_unit():
     assert grade("100 s", exact).score == 0.5
 
 
+@pytest.mark.parametrize(("raw", "outcome"), [
+    ("-9.81 m/s/s", "correct"),         # STACK UnitsStrict: "not *that* strict"
+    ("-9.81 m·s^-2", "correct"),
+    ("-9.81 s^-1·m/s", "correct"),
+    ("-981 cm/s/s", "incorrect"),       # the right quantity, another unit
+])
+def test_an_exact_unit_may_repeat_a_factor_as_a_power(raw, outcome):
+    spec = {"type": "quantity", "reference": "-9.81", "unit": "m/s^2", "unit_match": "exact"}
+    assert grade(raw, spec).outcome == outcome
+
+
+@pytest.mark.parametrize(("raw", "outcome"), [
+    ("25 g", "correct"),
+    ("25.0 g", "invalid"),
+    ("0.025 kg", "correct"),
+    ("2.5e1 g", "correct"),
+    ("26 g", "incorrect"),
+    ("0.0250 kg", "invalid"),
+])
+def test_written_significant_figures_apply_to_the_number_of_a_quantity(raw, outcome):
+    # STACK's Units test: the number must have n significant figures and be accurate to n.
+    spec = {"type": "quantity", "reference": "0.025 kg", "written_sigfigs": 2, "sigfigs": 2}
+    result = grade(raw, spec)
+    assert result.outcome == outcome
+    if outcome == "invalid":
+        assert "significant figures" in result.feedback
+
+
+def test_written_decimals_apply_to_a_numeric_part_with_units_and_its_key_meets_them():
+    spec = {"type": "numeric", "units": "m", "reference": "1/3", "written_decimals": 2,
+            "decimals": 2}
+    assert grade("0.33 m", spec).outcome == "correct"
+    assert grade("0.333 m", spec).outcome == "invalid"
+    assert validate_spec(spec) == []
+    assert self_check(spec, {}) == []
+
+
 def test_prefixes_binary_prefixes_and_non_si_units():
     cases = [("1", "GiB", "1024 MiB"), ("1", "GiB", "8589934592 bit"), ("1", "kB", "8000 bit"),
              ("1", "kWh", "3.6 MJ"), ("1", "eV", "1.602176634e-19 J"), ("1", "mi", "1.609344 km"),

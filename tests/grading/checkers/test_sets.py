@@ -87,11 +87,19 @@ def test_a_point_adjoining_an_interval_reduces():
     assert grade("{0} U (0, 2)", {**spec, "reduced": True}, {}).outcome == "incorrect"
 
 
-def test_an_infinite_end_is_open_and_the_reading_shows_it():
+@pytest.mark.parametrize("answer", ["[-oo, 1]", "[-infinity, 1]", "(-2, 0) U [-∞, -3)"])
+def test_an_infinite_end_must_be_open_as_webwork_says(answer):
     spec = {"type": "set", "reference": "(-oo, 1]"}
-    result = grade("[-oo, 1]", spec, {})
-    assert result.outcome == "correct"
-    assert result.canonical == "(-oo, 1]"
+    result = grade(answer, spec, {})
+    assert result.outcome == "invalid"
+    assert "infinite endpoints must be open" in result.feedback
+
+
+def test_open_infinite_ends_read_in_every_spelling():
+    spec = {"type": "set", "reference": "(-oo, 1]"}
+    for answer in ("(-oo, 1]", "(-infinity, 1]", "(-∞, 1]", "(-inf, 1]"):
+        assert grade(answer, spec, {}).outcome == "correct"
+    assert grade("(-oo, 1]", spec, {}).canonical == "(-oo, 1]"
 
 
 def test_irrational_endpoints_compare_exactly_enough():
