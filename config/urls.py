@@ -7,6 +7,7 @@ from django.urls import include, path
 
 from config.favicon import favicon
 from config.guides import guide
+from instructor.people_views import new_course
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
@@ -20,6 +21,7 @@ urlpatterns = [
     path("", include("ops.urls")),
     path("courses/<slug:course_slug>/dashboard/lms/", include("lti.sync.urls")),
     path("", include("live.urls")),
+    path("courses/new/", new_course, name="new-course"),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
     path("", include("student.urls")),
 ]

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from courses.content_files import ContentError, ContentFiles, SourceFile
-from courses.models import Exercise, Figure
+from courses.figure_kinds import FIGURE_KINDS, figure_data_problems
+from courses.models import Exercise
 
 ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity",
                 "set", "list", "string", "equation")
@@ -232,6 +233,19 @@ def _check_choice(
         out.add(source, (name,), f"unknown {what} '{value}' (use one of {', '.join(allowed)})")
 
 
+def _check_figure_kind(out: _Collector, source: SourceFile) -> None:
+    """The kind is registered, and its `[data]` is what the kind draws."""
+    kind = source.data.get("kind")
+    if not isinstance(kind, str):
+        return
+    if kind not in FIGURE_KINDS:
+        _check_choice(out, source, "kind", sorted(FIGURE_KINDS), "figure kind")
+        return
+    data = source.data.get("data", {})
+    for problem in figure_data_problems(kind, data):
+        out.add(source, ("data", *problem.keys), f"figure data: {problem.reason}")
+
+
 def _check_parts(out: _Collector, source: SourceFile, validators: Validators) -> None:
     parts = source.data.get("parts")
     if not isinstance(parts, list):
@@ -312,7 +326,7 @@ def validate_content(files: ContentFiles, validators: Validators | None = None) 
         _check_unknown(out, source, source.data, FIGURE_FIELDS)
         _check_uuid(out, source, uuids)
         _check_section_ref(out, source, numbers)
-        _check_choice(out, source, "kind", Figure.Kind.values, "figure kind")
+        _check_figure_kind(out, source)
     _check_unique(out, files.figures, "slug", "figure")
 
     for source in files.labs:

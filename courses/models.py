@@ -71,6 +71,10 @@ class Section(ContentItem):
 
 class Figure(ContentItem):
     class Kind(models.TextChoices):
+        """Module 5's figures drawn by code, which the module page's query values choose
+        from (`?a=&b=`, `?row=`); every kind, these and the content-driven ones, is an entry
+        of courses.figure_kinds (not the field's choices: a new kind needs no migration)."""
+
         WORD_VECTORS = "word-vectors", "Word vectors"
         ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
         STATE_CHAIN = "state-chain", "Hidden-state chain"
@@ -79,7 +83,9 @@ class Figure(ContentItem):
     slug = models.SlugField(max_length=100, unique=True)
     number = models.CharField(max_length=10)
     title = models.CharField(max_length=300)
-    kind = models.CharField(max_length=30, choices=Kind.choices)
+    # A key of courses.figure_kinds.FIGURE_KINDS (checked at sync): a registry rather than
+    # choices, so that adding a kind is one entry and no migration.
+    kind = models.CharField(max_length=30, help_text="a kind of courses.figure_kinds")
     instructions = models.TextField(blank=True)
     caption = models.TextField(blank=True)
     in_words = models.TextField(blank=True)
@@ -300,3 +306,37 @@ class ContentSync(models.Model):
     def __str__(self) -> str:
         verb = "preview" if self.dry_run else "sync"
         return f"{verb} of {self.course} at {self.at:%Y-%m-%d %H:%M} ({'ok' if self.ok else 'failed'})"
+
+
+class CourseInvite(models.Model):
+    """A link that enrols whoever opens it (signed in, or creating an account there) in a
+    course with a role: student or TA, never instructor. It ends when revoked, at
+    `expires_at` or after `max_uses` enrolments."""
+
+    class Role(models.TextChoices):
+        STUDENT = "student", "Student"
+        TA = "ta", "Teaching assistant"
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.course} invite ({self.role})"
+
+    def open_at(self, at: datetime) -> bool:
+        """Whether the link still enrols people at `at`."""
+        return (self.revoked_at is None
+                and (self.expires_at is None or at < self.expires_at)
+                and (self.max_uses is None or self.uses < self.max_uses))

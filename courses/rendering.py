@@ -14,8 +14,9 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from courses.sanitizer import MATHML_ATTRIBUTES, MATHML_TAGS, sanitize_html
 
-_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$(?!\$)", re.DOTALL)
+#: `$$...$$` and `$...$` (a `\$` is a dollar sign): the maths in a text.
+DISPLAY_MATHS = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+INLINE_MATHS = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$(?!\$)", re.DOTALL)
 _PLACEHOLDER = "\x00MATH{}\x00"
 _MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
 #: Table alignment as `align`, not `style` (the sanitiser allows no style attribute).
@@ -76,8 +77,8 @@ def render_markdown(text: str, *, escape_html: bool = False) -> str:
         return _PLACEHOLDER.format(len(pieces) - 1)
 
     text = text.replace("\x00", "\ufffd")  # NUL would clash with the maths placeholders
-    text = _DISPLAY.sub(lambda m: "\n\n" + stash(_mathml(m.group(1), display=True)) + "\n\n", text)
-    text = _INLINE.sub(lambda m: stash(_mathml(m.group(1), display=False)), text)
+    text = DISPLAY_MATHS.sub(lambda m: "\n\n" + stash(_mathml(m.group(1), display=True)) + "\n\n", text)
+    text = INLINE_MATHS.sub(lambda m: stash(_mathml(m.group(1), display=False)), text)
     if escape_html:
         text = html.escape(text, quote=False)
     rendered = markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from courses.models import Exercise
+from courses.rendering import latex_to_html
 from grading.checkers import Result, checker_for, grade
 from grading.checkers.base import misconception_list
 from grading.checkers.carried import carried_keys
@@ -28,6 +29,18 @@ class PartPreview:
     tried_answer: str = ""
     tried: Result | None = None
     note: str = ""
+    key_latex: str = ""  # the key as read, typeset as the module's maths is ("" for none)
+
+    @property
+    def key_maths(self) -> str:
+        """The key as MathML (sanitised HTML), "" when it has no maths to show."""
+        return latex_to_html(self.key_latex) if self.key_latex else ""
+
+    @property
+    def tried_maths(self) -> str:
+        """The tried answer as read, as MathML (sanitised HTML)."""
+        latex = self.tried.latex if self.tried is not None else ""
+        return latex_to_html(latex) if latex else ""
 
 
 @dataclass(frozen=True)
@@ -77,10 +90,11 @@ def _part(key: str, spec: dict[str, Any], prompt: str, params: dict[str, Any],
                            note="This part uses earlier answers: try it with check_answers.")
     try:
         key_answer = checker_for(spec).reference_answer(spec, params)
-        key_canonical = grade(key_answer, spec, params).canonical
+        read = grade(key_answer, spec, params)
+        key_canonical, key_latex = read.canonical, read.latex
     except (ValueError, TypeError, ArithmeticError) as exc:
-        key_answer, key_canonical = "", f"(cannot be computed: {exc})"
+        key_answer, key_canonical, key_latex = "", f"(cannot be computed: {exc})", ""
     tried = grade(raw, spec, params) if raw.strip() else None
     return PartPreview(key=key, answer_type=answer_type, prompt=shown, misconceptions=items,
                        key_answer=key_answer, key_canonical=key_canonical,
-                       tried_answer=raw, tried=tried)
+                       tried_answer=raw, tried=tried, key_latex=key_latex)

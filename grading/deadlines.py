@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from courses.models import Course, CourseModule, Enrollment, Exercise
@@ -112,30 +112,52 @@ class DeadlineStatus:
         return None if value is None else value.astimezone(self.zone)
 
 
+#: The policy's fields a status needs, read with the deadlines (one query for both).
+_POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
+
+
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
     """The student's deadline on every exercise of the course that has one, by exercise id
-    (exercises without a deadline are absent); one query: the course's deadlines, each with
-    the student's extension (a correlated subquery) and the course's policy (joined)."""
-    extension = DeadlineExtension.objects.filter(
-        course=OuterRef("course_id"), exercise=OuterRef("exercise_id"), student=student)
+    (exercises without a deadline are absent): its own due date in the course, else its
+    module's default due date in the course (as `deadline_status` reads them), each with the
+    student's extension. One query: the exercises with their due dates, the student's
+    extensions and the course's policy as subqueries."""
+    extension = DeadlineExtension.objects.filter(course=course, exercise=OuterRef("pk"),
+                                                 student=student)
+    own = Deadline.objects.filter(course=course, exercise=OuterRef("pk")).values("due_at")[:1]
+    module_due = CourseModule.objects.filter(course=course, module_id=OuterRef("module_id"))
+    dated_modules = CourseModule.objects.filter(course=course, due_at__isnull=False)
+    policy_row = DeadlinePolicy.objects.filter(course=course)
     rows = list(
-        Deadline.objects.filter(course=course).select_related("course__deadline_policy")
-        .annotate(extension_due=Subquery(extension.values("due_at")[:1]),
-                  extension_reason=Subquery(extension.values("reason")[:1]))
+        Exercise.objects.filter(
+            Q(module_id__in=dated_modules.values("module_id"))
+            | Q(pk__in=Deadline.objects.filter(course=course).values("exercise_id")))
+        .annotate(own_due=Subquery(own), module_due=Subquery(module_due.values("due_at")[:1]),
+                  extension_due=Subquery(extension.values("due_at")[:1]),
+                  extension_reason=Subquery(extension.values("reason")[:1]),
+                  **{f"policy_{name}": Subquery(policy_row.values(name)[:1])
+                     for name in _POLICY_FIELDS})
+        .values("pk", "own_due", "module_due", "extension_due", "extension_reason",
+                *(f"policy_{name}" for name in _POLICY_FIELDS))
     )
     if not rows:
         return {}
-    policy = getattr(rows[0].course, "deadline_policy", None) or DeadlinePolicy(course=course)
+    first = rows[0]
+    policy = (DeadlinePolicy(course=course, **{name: first[f"policy_{name}"]
+                                               for name in _POLICY_FIELDS})
+              if first["policy_time_zone"] is not None else DeadlinePolicy(course=course))
     statuses = {}
     for row in rows:
-        extension_due: datetime | None = row.extension_due
-        later = extension_due is not None and extension_due > row.due_at
-        statuses[row.exercise_id] = DeadlineStatus(
-            due_at=extension_due if later and extension_due else row.due_at,
-            course_due_at=row.due_at,
-            extension_reason=(row.extension_reason
-                              if later else None),
-            policy=policy)
+        course_due: datetime | None = row["own_due"] if row["own_due"] is not None \
+            else row["module_due"]
+        if course_due is None:
+            continue
+        extension_due: datetime | None = row["extension_due"]
+        later = extension_due is not None and extension_due > course_due
+        statuses[row["pk"]] = DeadlineStatus(
+            due_at=extension_due if later and extension_due else course_due,
+            course_due_at=course_due,
+            extension_reason=row["extension_reason"] if later else None, policy=policy)
     return statuses
 
 

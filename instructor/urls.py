@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from instructor import views
+from instructor import people_views, views
 
 app_name = "dashboard"
 
@@ -21,6 +21,12 @@ urlpatterns = [
     path("reviews/<int:submission_id>/", views.review, name="review"),
     path("deadlines/", views.deadlines, name="deadlines"),
     path("content/", views.content, name="content"),
+    path("people/", people_views.people, name="people"),
+    path("people/upload/", people_views.people_upload, name="people-upload"),
+    path("people/<int:enrollment_id>/role/", people_views.member_role, name="member-role"),
+    path("people/<int:enrollment_id>/active/", people_views.member_active, name="member-active"),
+    path("people/invites/", people_views.invite_new, name="invite-new"),
+    path("people/invites/<int:invite_id>/end/", people_views.invite_end, name="invite-end"),
     path("export/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
     path("export/submissions.csv", views.submissions_csv, name="submissions-csv"),
 ]

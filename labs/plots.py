@@ -29,6 +29,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
+from courses.plain_maths import plain_maths
 from labs.simulations.vanishing_gradient import regime_phrase
 
 RC: dict[str, Any] = {
@@ -57,7 +58,8 @@ def _rc() -> AbstractContextManager[None]:
 
 
 def _svg(fig: Figure, *, key: str, title: str, description: str) -> str:
-    """Render ``fig`` to a deterministic, accessible SVG string."""
+    """Render ``fig`` to a deterministic, accessible SVG string (``description`` may write
+    maths in `$...$`, as the lab's texts do: it is spelt out as plain text)."""
     buffer = io.StringIO()
     with _rc():
         fig.savefig(buffer, format="svg", metadata=METADATA)
@@ -75,7 +77,7 @@ def _svg(fig: Figure, *, key: str, title: str, description: str) -> str:
         opening[:-1]
         + f' role="img" aria-labelledby="{title_id}" aria-describedby="{desc_id}">'
         + f'<title id="{title_id}">{escape(title)}</title>'
-        + f'<desc id="{desc_id}">{escape(description)}</desc>'
+        + f'<desc id="{desc_id}">{escape(plain_maths(description))}</desc>'
     )
     return svg[: match.start()] + accessible + svg[match.end() :]
 
@@ -142,14 +144,15 @@ def plot_vanishing_gradient(result: dict[str, Any]) -> str:
     at_k = result["steps"] < result["prediction_k"]
     k = result["steps"] if at_k else result["prediction_k"]
     parts = [
-        f"sigma_max {s['sigma']:g}: {_short(s['final_norm'] if at_k else s['norm_at_40'])}"
+        rf"$\sigma_{{\max}}$ {s['sigma']:g}: {_short(s['final_norm'] if at_k else s['norm_at_40'])}"
         f" ({regime_phrase(s, result['steps'])})"
         for s in result["series"]
     ]
     description = (
         "Line chart, log scale (powers of ten): size of the gradient carried back k steps "
         "through the RNN, "
-        f"one solid line per sigma_max, with the bound sigma_max^k dashed. At k = {k}: "
+        r"one solid line per $\sigma_{\max}$, with the bound $\sigma_{\max}^k$ dashed. "
+        f"At $k = {k}$: "
         + "; ".join(parts)
         + "."
     )

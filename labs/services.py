@@ -25,6 +25,7 @@ from django.utils import timezone
 from core.metrics import observe_lab_run_execute, observe_lab_run_sweep
 from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Enrollment, Lab
+from courses.plain_maths import plain_maths
 from labs.answer_guard import unsolved_exercise_computed
 from labs.claims import RunClaim, run_claim
 from labs.events import lab_run_finished_record
@@ -41,7 +42,7 @@ PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 RUN_TASK = "labs.tasks.lab_run_task"
 #: Bump when plots change, so cached renders of the old look are not served.
-PLOT_VERSION = 2
+PLOT_VERSION = 3
 PLOT_CACHE_SECONDS = 7 * 24 * 3600
 #: What executing a run did (see lab_run_execute).
 ExecuteOutcome = Literal["succeeded", "failed", "finished-already", "busy", "superseded", "missing"]
@@ -94,8 +95,8 @@ would print the key of an exercise the student has not solved, for their own var
     that stores the run.
     """
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
-    if errors:
-        raise LabParamsInvalid(errors)
+    if errors:  # messages name parameters by label, whose maths is spelt out for the API too
+        raise LabParamsInvalid({name: plain_maths(message) for name, message in errors.items()})
     if submission is None and not _is_staff(requester=requester, course=course):
         _refuse_before_predictions(lab=lab, course=course, requester=requester)
         _refuse_unsolved_keys(lab=lab, course=course, requester=requester, params=clean)

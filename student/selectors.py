@@ -130,6 +130,21 @@ class PartView:
         return latest.raw_answer if latest is not None and self.can_answer else ""
 
     @property
+    def read_as(self) -> str:
+        """How the latest answer was read: a choice answer as its options' texts, never
+        their keys."""
+        latest = self.latest
+        if latest is None or not latest.canonical:
+            return ""
+        return choice_texts(latest.canonical, self.options) if self.options else latest.canonical
+
+    @property
+    def history_rows(self) -> list[tuple[AnswerView, str]]:
+        """Each answer described, with what the student gave (a choice as its text)."""
+        return [(a, choice_texts(a.submission.raw_answer, self.options) if self.options
+                 else a.submission.raw_answer) for a in self.answers]
+
+    @property
     def chosen(self) -> list[str]:
         """Option keys of the latest answer (choice parts), to keep the selection checked."""
         latest = self.latest
@@ -242,6 +257,14 @@ class CourseProgress:
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
     return [(o["key"], o["text"]) for o in public_spec(spec).get("options", [])]
+
+
+def choice_texts(keys: str, options: Sequence[tuple[str, str]]) -> str:
+    """Comma-separated option keys ("diagonal, uniform") as their options' texts, joined by
+    "; " (a key the part does not have is shown as typed)."""
+    texts = {key.lower(): text for key, text in options}
+    return "; ".join(texts.get(k.strip().lower(), k.strip())
+                     for k in re.split(r"[,;\s]+", keys) if k.strip())
 
 
 def _display(value: Any, options: Sequence[tuple[str, str]]) -> str:
@@ -487,10 +510,22 @@ class SubmissionDetail:
     prompt: str
     run: LabRun | None
     answer: AnswerView | None = None  # its outcome and score, described
+    options: list[tuple[str, str]] = field(default_factory=list)  # a choice part's
 
     @property
     def waiting(self) -> bool:
         return self.submission.outcome in WAITING
+
+    @property
+    def given(self) -> str:
+        """What the student gave: a choice as its options' texts, else as typed."""
+        raw = self.submission.raw_answer
+        return choice_texts(raw, self.options) if self.options else raw
+
+    @property
+    def read_as(self) -> str:
+        canonical = self.submission.canonical
+        return choice_texts(canonical, self.options) if self.options and canonical else canonical
 
 
 def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
@@ -518,4 +553,4 @@ def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
                   .only("outcome", "counts_as_attempt", "score").order_by("id"))
     answer = answer_views([*so_far, submission], penalty=part.exercise.penalty)[-1]
     return SubmissionDetail(submission=submission, prompt=variant.prompt(part.prompt or ""),
-                            run=run, answer=answer)
+                            run=run, answer=answer, options=_options(part.spec))

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from student.views import answers, labs, module
+from student.views import answers, invites, labs, module
 
 COURSE = "courses/<slug:course_slug>/"
 
 urlpatterns = [
     path("", module.home, name="home"),
+    path("invite/<str:token>/", invites.invite, name="invite"),
     path(COURSE, module.course_module, name="course-module"),
     path(COURSE + "parts/<int:part_id>/answer/", answers.part_answer, name="part-answer"),
     path(COURSE + "parts/<int:part_id>/preview/", answers.part_preview, name="part-preview"),

@@ -42,13 +42,13 @@ from grading.checkers.base import (
     names_of,
 )
 from grading.checkers.mathparse import BinOp, Expr, FormatError, Node, Num, Var, precise_evaluate
-from grading.checkers.mathparse.nodes import Abs, Call, Neg, Pow
 from grading.checkers.realsets import RealSet, reduce_components, sets_equal
 from grading.checkers.refs import Number, fraction_params
 from grading.checkers.relations import Chain, Statement, System, parse_statement, parse_system
 from grading.checkers.sampling import DOMAINS, Domain, compare
 from grading.checkers.sign_chart import solve_by_sign_chart
 from grading.checkers.solving import linear_rows, numerator, rref, solve_relation
+from grading.checkers.substitution import substitute
 from grading.checkers.tolerance import Tolerance
 
 __all__ = ["FORMS", "EquationAnswer", "EquationChecker"]
@@ -71,19 +71,7 @@ class EquationAnswer(Answer):
 
 def _renamed(node: Node, names: frozenset[str]) -> Node:
     """``node`` with each variable in ``names`` renamed to its twin."""
-    if isinstance(node, Var):
-        return Var(node.name + _TWIN) if node.name in names else node
-    if isinstance(node, BinOp):
-        return BinOp(node.op, _renamed(node.left, names), _renamed(node.right, names))
-    if isinstance(node, Neg):
-        return Neg(_renamed(node.operand, names))
-    if isinstance(node, Pow):
-        return Pow(_renamed(node.base, names), _renamed(node.exponent, names))
-    if isinstance(node, Abs):
-        return Abs(_renamed(node.operand, names))
-    if isinstance(node, Call):
-        return Call(node.func, tuple(_renamed(a, names) for a in node.args))
-    return node
+    return substitute(node, {name: Var(name + _TWIN) for name in names})
 
 
 class _Context:

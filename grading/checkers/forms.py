@@ -9,8 +9,9 @@ and the message of the first requirement it fails. Each requirement is a name in
 The rules follow STACK's answer tests where one exists (Expanded, FacForm, LowestTerms,
 SingleFrac, PartFrac, CompSquare, EqualComAss) and WeBWorK's limited contexts:
 
-* ``expanded``: no product or power of a sum that contains a variable (denominators may stay
-  sums; function arguments must be expanded too): ``x^2 + 2x + 1``, not ``(x+1)^2``.
+* ``expanded``: no product or power of a sum that contains a variable, or of numbers with an
+  irrational part (denominators may stay sums; function arguments must be expanded too):
+  ``x^2 + 2x + 1``, not ``(x+1)^2`` or ``(1+sqrt(5))(1-sqrt(3))``.
 * ``factored`` (over the integers, as Maxima's ``factor``): a product of a number and of
   factors (or powers of factors) that are primitive polynomials with integer coefficients,
   each irreducible over the rationals: ``2(x-1)(x+3)``, not ``2x^2+4x-6`` or ``(2x-2)(x+3)``.
@@ -18,12 +19,14 @@ SingleFrac, PartFrac, CompSquare, EqualComAss) and WeBWorK's limited contexts:
   (``(x - 1/2)(x + 3)``), each still irreducible.
 * ``lowest_terms``: every fraction of integers is reduced (``3/4``, not ``6/8``), and a
   quotient of polynomials has no common factor.
-* ``single_fraction``: at most one division, at the top: ``(x+1)/(x-1)``, not ``1 + 2/(x-1)``.
+* ``single_fraction``: at most one division, at the top (numbers as exponents aside):
+  ``(x+1)/(x-1)``, ``(5^(3/2)+6)/15``, not ``1 + 2/(x-1)``.
 * ``simplified``: no arithmetic left on numbers (``2+3``, ``2*3``, ``6/4``, ``2^3``), no
   uncollected like terms (``x + x``), no repeated factor (``x*x``), no ``x^1``, ``x^0``,
   ``1*x``, ``0 + x`` or ``--x``, fractions in lowest terms.
-* ``partial_fractions`` (one variable): a sum of a polynomial and terms ``N/D^k`` with ``D``
-  irreducible and ``deg N < deg D``, no two terms over the same ``D^k``.
+* ``partial_fractions`` (one variable): a sum of a polynomial and terms ``N/(c D^k)`` with
+  ``D`` irreducible, ``deg N < deg D`` and ``c`` a number, no two terms over the same ``D^k``;
+  the sum may be multiplied or divided by a number.
 * ``no_decimals``: no number written with a decimal point or an exponent (``0.5``, ``1e3``).
 * ``rationalised``: no root (``sqrt``, ``cbrt``, ``root``, a fractional power) in a denominator.
 * ``completed_square`` (one variable): the variable occurs exactly once, squared:
@@ -44,6 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from grading.checkers.mathparse import Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.exact import exact_value
 from grading.checkers.mathparse.nodes import children, walk
 from grading.checkers.mathparse.render import to_text
 from grading.checkers.polynomials import (
@@ -231,18 +235,25 @@ def _small_integer(node: Node) -> int | None:
 # --------------------------------------------------------------------------- the forms
 
 
+def _unexpanded_sum(node: Node, variables: Sequence[str]) -> bool:
+    """A sum that expanding would distribute: one with a variable, or of numbers that is not
+    one rational number (``1 + sqrt(5)``; ``3 + 1`` is just 4)."""
+    return _is_sum(node) and (_has_variable(node, variables) or exact_value(node) is None)
+
+
 def is_expanded(node: Node, variables: Sequence[str]) -> bool:
-    """No product or positive power of a sum containing a variable, anywhere in a numerator
-    (function arguments included)."""
+    """No product or positive power of a sum containing a variable (or of numbers with an
+    irrational part, as STACK's Expanded: ``(1+sqrt(5))(1-sqrt(3))`` is not expanded),
+    anywhere in a numerator (function arguments included)."""
     for _, term in _terms(node):
         numerators, denominators = _factors(term)
         for factor in numerators:
-            if _is_sum(factor) and _has_variable(factor, variables):
+            if _unexpanded_sum(factor, variables):
                 return False
             if isinstance(factor, Pow):
                 exponent = _small_integer(factor.exponent)
-                if exponent is not None and exponent > 1 and _is_sum(factor.base) \
-                        and _has_variable(factor.base, variables):
+                if exponent is not None and exponent > 1 \
+                        and _unexpanded_sum(factor.base, variables):
                     return False
         for factor in numerators + denominators:
             for sub in _inner_arguments(factor):
@@ -333,11 +344,17 @@ def is_single_fraction(node: Node) -> bool:
     core = node.operand if isinstance(node, Neg) else node
     parts = [core.left, core.right] if isinstance(core, BinOp) and core.op == "/" else [core]
     for part in parts:
-        for sub in walk(part):
+        stack = [part]
+        while stack:
+            sub = stack.pop()
             if isinstance(sub, BinOp) and sub.op == "/":
                 return False
             if isinstance(sub, Pow) and (_small_integer(sub.exponent) or 0) < 0:
                 return False
+            if isinstance(sub, Pow) and exact_value(sub.exponent) is not None:
+                stack.append(sub.base)  # a number as exponent (5^(3/2)) is no fraction
+                continue
+            stack.extend(children(sub))
     return True
 
 
@@ -428,17 +445,33 @@ def _sum_root(root: Node, target: Node) -> Node | None:
     return None
 
 
+def _without_constant_factor(node: Node, variables: Sequence[str]) -> Node:
+    """``3*(a + b)``, ``(a + b)/2``, ``-(a + b)``: the part that is not a number."""
+    while True:
+        if isinstance(node, Neg):
+            node = node.operand
+        elif isinstance(node, BinOp) and node.op == "*" \
+                and not _has_variable(node.left, variables):
+            node = node.right
+        elif isinstance(node, BinOp) and node.op in "*/" \
+                and not _has_variable(node.right, variables):
+            node = node.left
+        else:
+            return node
+
+
 def in_partial_fractions(node: Node, variables: Sequence[str]) -> bool:
-    """A polynomial plus terms N/D^k (D irreducible, deg N < deg D), each D^k once."""
+    """A polynomial plus terms N/(c D^k) (D irreducible, deg N < deg D, c a number), each D^k
+    once; the whole may be a number times such a sum (``3*(1/(x+1) + 1/(x+2))``)."""
     seen: set[str] = set()
-    for _, term in _terms(node):
+    for _, term in _terms(_without_constant_factor(node, variables)):
         if polynomial_of(term, variables) is not None:
             continue
         core = term.operand if isinstance(term, Neg) else term
         if not (isinstance(core, BinOp) and core.op == "/"):
             return False
         top = polynomial_of(core.left, variables)
-        base, power = _split_power(core.right)
+        base, power = _split_power(_without_constant_factor(core.right, variables))
         bottom = polynomial_of(base, variables)
         if top is None or bottom is None or is_constant(bottom):
             return False

@@ -421,7 +421,19 @@ def _incorrect_feedback(spec: Mapping[str, Any], value: Number, reference: Numbe
             if tolerance.accepts(scaled, reference):
                 return (f"{base} Check the powers of ten: your answer is off by a factor "
                         f"of 10^{abs(k)}.")
+    if tolerance.near(value, reference):
+        return f"{base} {near_miss_text(tolerance)}"
     return base
+
+
+def near_miss_text(tolerance: Tolerance) -> str:
+    """What a near miss is told: that it is close, and the precision the part asks for."""
+    if tolerance.is_default:
+        asked = ("the exact value is asked: give more digits, or write it as a fraction or "
+                 "an expression")
+    else:
+        asked = f"the answer must be right {tolerance.describe()}"
+    return f"Close, but not within the precision asked: {asked}."
 
 
 def _positive_int(value: Any) -> bool:

@@ -33,6 +33,7 @@ _TEXT = {"<=": "<=", ">=": ">=", "!=": "!=", "<": "<", ">": ">", "=": "="}
 _LATEX = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "<": "<", ">": ">", "=": "="}
 MAX_RELATIONS = 50
 MAX_ALTERNATIVES = 50
+MAX_GROUP_DEPTH = 20
 
 
 @dataclass(frozen=True)
@@ -169,22 +170,27 @@ def _split_words(text: str, piece: Piece, word: str) -> list[Piece]:
 
 def _grouped(text: str, piece: Piece, pairs: dict[int, int]) -> Piece | None:
     """The inside of a piece written wholly in round brackets around relations
-    (``(x < 0 or x >= 1)``), or None (``(x + 1)`` is a side, not a group)."""
+    (``(x < 0 or x >= 1)``, ``((x > 1))``), or None (``(x + 1)`` is a side, not a group)."""
     whole = piece.stripped
-    if not whole.text.startswith("(") or pairs.get(whole.offset) != whole.offset + len(
-            whole.text) - 1 or not whole.text.endswith(")"):
-        return None
-    inner = Piece(text[whole.offset + 1:whole.offset + len(whole.text) - 1], whole.offset + 1)
-    if _find_signs(text, inner) or words_at_top(text, inner, ["and", "or"]) \
-            or _grouped(text, inner, pairs) is not None:
+    inner = None
+    while whole.text.startswith("(") and whole.text.endswith(")") \
+            and pairs.get(whole.offset) == whole.offset + len(whole.text) - 1:
+        whole = Piece(text[whole.offset + 1:whole.offset + len(whole.text) - 1],
+                      whole.offset + 1).stripped
+        inner = whole
+    if inner is not None and (_find_signs(text, inner)
+                              or words_at_top(text, inner, ["and", "or"])):
         return inner
     return None
 
 
 def _statement(raw: str, text: str, piece: Piece, variables: Sequence[str],
-               functions: Functions, pairs: dict[int, int]) -> Statement:
+               functions: Functions, pairs: dict[int, int], depth: int = 0) -> Statement:
     """An or of ands of chains; a bracketed group is read on its own and distributed
     (``(a or b) and c`` is ``a and c or b and c``)."""
+    if depth > MAX_GROUP_DEPTH:
+        raise FormatError(f"groups of relations may be nested at most {MAX_GROUP_DEPTH} "
+                          f"deep", None)
     groups: list[tuple[Chain, ...]] = []
     for alternative in _split_words(text, piece, "or"):
         conjunction: list[tuple[Chain, ...]] = [()]
@@ -196,8 +202,8 @@ def _statement(raw: str, text: str, piece: Piece, variables: Sequence[str],
             inner = _grouped(text, part, pairs)
             options: list[tuple[Chain, ...]] = [
                 (_chain(raw, text, part, variables, functions),)] if inner is None \
-                else list(_statement(raw, text, inner, variables, functions,
-                                     pairs).alternatives)
+                else list(_statement(raw, text, inner, variables, functions, pairs,
+                                     depth + 1).alternatives)
             conjunction = [chains + option for chains in conjunction for option in options]
             _check_combinations(len(groups) + len(conjunction))
         groups.extend(conjunction)

@@ -27,11 +27,12 @@ from fractions import Fraction
 from itertools import pairwise, product
 from typing import Any
 
-from grading.checkers.mathparse import Abs, BinOp, Call, Expr, Neg, Node, Pow, precise_evaluate
+from grading.checkers.mathparse import Abs, BinOp, Expr, Neg, Node, precise_evaluate
 from grading.checkers.mathparse.nodes import walk
 from grading.checkers.realsets import Component, RealSet, compare_numbers, reduce_components
 from grading.checkers.refs import Number, fraction_params
 from grading.checkers.solving import degree, over_one_denominator
+from grading.checkers.substitution import transform
 
 __all__ = ["MAX_ABS", "MAX_DEGREE", "solve_by_sign_chart"]
 
@@ -168,21 +169,15 @@ def real_roots(p: Poly) -> list[Number]:
 
 
 def _abs_free(node: Node, signs: Mapping[Abs, int]) -> Node:
-    """``node`` with each absolute value replaced by ``±`` its argument (``signs``)."""
-    if isinstance(node, Abs):
-        inner = _abs_free(node.operand, signs)
-        if node not in signs:  # an absolute value of parameters only stays
-            return Abs(inner)
-        return inner if signs[node] > 0 else Neg(inner)
-    if isinstance(node, BinOp):
-        return BinOp(node.op, _abs_free(node.left, signs), _abs_free(node.right, signs))
-    if isinstance(node, Neg):
-        return Neg(_abs_free(node.operand, signs))
-    if isinstance(node, Pow):
-        return Pow(_abs_free(node.base, signs), _abs_free(node.exponent, signs))
-    if isinstance(node, Call):
-        return Call(node.func, tuple(_abs_free(a, signs) for a in node.args))
-    return node
+    """``node`` with each absolute value in ``signs`` replaced by ``±`` its argument (an
+    absolute value of parameters only stays)."""
+
+    def visit(original: Node, kids: list[Node]) -> Node | None:
+        if isinstance(original, Abs) and original in signs:
+            return kids[0] if signs[original] > 0 else Neg(kids[0])
+        return None
+
+    return transform(node, visit)
 
 
 def _polynomial(node: Node, variable: str, env: Mapping[str, Any]) -> Poly | None:

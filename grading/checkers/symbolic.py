@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy
 
+from grading.checkers.arbitrary_constant import constant_answer_text, up_to_arbitrary_constant
 from grading.checkers.base import (
     Answer,
     Checker,
@@ -55,7 +56,9 @@ _MAX_RENAMED = 4
 #: Keys of the form and marking rules (forms.py, marking_rules.py).
 MARKING_KEYS = frozenset({"form", "form_credit", "required_functions", "forbidden_functions",
                           "forbidden_operators", "equivalent_up_to", "rename_variables",
-                          "partial_credit"})
+                          "partial_credit", "arbitrary_constant"})
+_NOT_GENERAL = ("There is always more than one possibility: add an arbitrary constant "
+                "(+ C). Your answer is not the most general solution.")
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,10 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
         domain = _domain(spec)
         rtol, atol = _tolerance(spec)
         canonical = answer.canonical
+        if spec.get("arbitrary_constant"):
+            verdict = _with_arbitrary_constant(answer.expr, reference, spec, params)
+            if verdict is not None:
+                return verdict
         renamings = _renamings(answer.expr, variables) if spec.get("rename_variables") \
             else [answer.expr]
         if not renamings:
@@ -143,6 +150,12 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
         return Verdict(0.0, "incorrect", _hint(spec, result), None, [], canonical)
 
     def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        if spec.get("arbitrary_constant"):
+            return constant_answer_text(self._key_text({**spec, "arbitrary_constant": False},
+                                                       params), names_of(spec, "variables"))
+        return self._key_text(spec, params)
+
+    def _key_text(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
         variables = names_of(spec, "variables")
         reference = parse_reference(spec["reference"], params, variables=variables,
                                     functions=functions_of(spec))
@@ -243,10 +256,60 @@ def _read(raw: str, spec: Mapping[str, Any]) -> Expr:
                          infinity=bool(spec.get("allow_infinity")))
         except FormatError as exc:
             name = _unknown_name(exc)
+            if spec.get("arbitrary_constant") and name is not None and len(name) == 1:
+                if extra:
+                    raise FormatError(f"your answer should have one arbitrary constant, not "
+                                      f"two ({extra[0]} and {name})", exc.position) from None
+                extra.append(name)
+                continue
             if not spec.get("rename_variables") or name is None or \
                     len(extra) >= _MAX_RENAMED or name in extra:
                 raise
             extra.append(name)
+
+
+def _with_arbitrary_constant(answer: Expr, reference: Expr, spec: Mapping[str, Any],
+                             params: Mapping[str, Any]) -> Verdict | None:
+    """The verdict for an answer that must carry an arbitrary constant (arbitrary_constant.py),
+    or None to grade it as usual (no constant written and not the key plus a number)."""
+    variables = names_of(spec, "variables")
+    functions = functions_of(spec)
+    canonical = answer.to_text()
+    constants = sorted(answer.free_variables - set(variables))
+    names = [*variables, *constants]
+    domain = _domain(spec)
+    rtol, atol = _tolerance(spec)
+
+    def same(a: Node, b: Node) -> bool:
+        return compare(Expr(a), Expr(b), names, functions=functions, params=params,
+                       use_sympy=False, domain=domain, rtol=rtol,
+                       atol=atol).status == "equal"
+
+    if not constants:
+        if relation_holds("constant", answer.node, reference.node, variables, same, None):
+            return Verdict(0.0, "incorrect", _NOT_GENERAL, "no-constant", [], canonical)
+        return None
+    relation = up_to_arbitrary_constant(answer.node, reference.node, variables, constants[0],
+                                        same)
+    if relation == "equal":
+        return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
+    if relation == "not_general":
+        return Verdict(0.0, "incorrect", _NOT_GENERAL, "no-constant", [], canonical)
+    for item in misconception_list(spec):  # a named wrong antiderivative, with its + C
+        try:
+            target = parse_reference(item.get("answer"), params, variables=variables,
+                                     functions=functions)
+        except ValueError:
+            continue
+        if up_to_arbitrary_constant(answer.node, target.node, variables, constants[0],
+                                    same) == "equal":
+            credit = float(item.get("credit", 0) or 0)
+            return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                           str(item.get("feedback", "")), str(item.get("tag")), [], canonical)
+    message = feedback(spec, False)
+    if relation == "nonlinear":
+        message += f" Your answer should be linear in the constant {constants[0]}."
+    return Verdict(0.0, "incorrect", message, None, [], canonical)
 
 
 def _unknown_name(exc: FormatError) -> str | None:
@@ -321,8 +384,12 @@ def _form_problems(spec: Mapping[str, Any]) -> list[str]:
     for key in ("required_functions", "forbidden_functions"):
         problems += [f"'{key}': unknown function '{name}'" for name in _strings(spec, key)
                      if registry.find(name) is None]
-    if "rename_variables" in spec and not isinstance(spec["rename_variables"], bool):
-        problems.append("'rename_variables' must be true or false")
+    for key in ("rename_variables", "arbitrary_constant"):
+        if key in spec and not isinstance(spec[key], bool):
+            problems.append(f"'{key}' must be true or false")
+    if spec.get("rename_variables") and spec.get("arbitrary_constant"):
+        problems.append("'arbitrary_constant' and 'rename_variables' cannot be combined (an "
+                        "undeclared name would be either)")
     return problems
 
 

@@ -162,15 +162,17 @@ class TextChecker(Checker[TextAnswer]):
         odd_length = len(words) < MIN_WORDS or len(words) > MAX_WORDS
         canonical = answer.canonical
 
+        # The rubric's hints for the concepts not found, also while a teacher reviews it.
+        hints = [c.feedback_missing for c in concepts if c.key not in found and c.feedback_missing]
         if review == "always":
-            return Verdict(None, "review", REVIEW_FEEDBACK, tag, found, canonical)
+            message = "\n\n".join((REVIEW_FEEDBACK, *hints))
+            return Verdict(None, "review", message, tag, found, canonical)
         if passed and not (review == "undecided" and odd_length):
             return Verdict(1.0, "correct", feedback(spec, True), None, found, canonical)
-        hints = [c.feedback_missing for c in concepts if c.key not in found and c.feedback_missing]
         lead = str(misconception.get("feedback", "")) if misconception is not None else ""
         undecided = (0 < fraction < pass_score) or odd_length
         if review == "undecided" and undecided:
-            message = " ".join(p for p in (lead, REVIEW_FEEDBACK) if p)
+            message = "\n\n".join((" ".join(p for p in (lead, REVIEW_FEEDBACK) if p), *hints))
             return Verdict(None, "review", message, tag, found, canonical)
         if not lead and "feedback_incorrect" in spec:
             lead = feedback(spec, False)

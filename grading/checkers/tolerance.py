@@ -31,6 +31,10 @@ __all__ = ["DEFAULT_RTOL", "TOLERANCE_KEYS", "Tolerance"]
 DEFAULT_RTOL = 1e-9
 TOLERANCE_KEYS = ("rtol", "atol", "sigfigs", "decimals", "decades")
 _NORMAL = (1e-280, 1e280)  # magnitudes where the float shortcut is safe
+#: A refused answer within this many times the tolerance's slack is a near miss ...
+NEAR_FACTOR = 5
+#: ... or within this share of the reference (for tolerances far finer than that).
+NEAR_SHARE = Fraction(1, 100)
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,37 @@ class Tolerance:
         if diff - margin > bound and only_rtol_atol:
             return False
         return None
+
+    def slack(self, reference: Number) -> Fraction:
+        """How far from a finite ``reference`` the widest of the criteria reaches (a number
+        ``|a - r|`` may be and still be accepted by some criterion, roughly for decades)."""
+        r = reference.best()
+        reaches = [Fraction(0)]
+        if self.rtol:
+            reaches.append(_fraction(self.rtol) * abs(r))
+        if self.atol:
+            reaches.append(_fraction(self.atol))
+        if self.sigfigs is not None and r != 0:
+            reaches.append(round_sigfigs(r, self.sigfigs)[1] / 2)
+        if self.decimals is not None:
+            reaches.append(Fraction(1, 10**self.decimals) / 2)
+        if self.decades is not None:
+            reaches.append(abs(r) * (_fraction(10 ** self.decades) - 1))
+        return max(reaches)
+
+    def near(self, answer: Number, reference: Number) -> bool:
+        """Whether a finite answer this tolerance refuses is still a near miss: within
+        NEAR_FACTOR times its slack of the reference, or within NEAR_SHARE of it for a
+        tolerance much finer than that (the default asks for the exact value)."""
+        if not (answer.is_finite and reference.is_finite):
+            return False
+        r = reference.best()
+        reach = max(NEAR_FACTOR * self.slack(reference), NEAR_SHARE * abs(r))
+        return abs(answer.best() - r) <= reach
+
+    @property
+    def is_default(self) -> bool:
+        return self == Tolerance(rtol=DEFAULT_RTOL)
 
     def describe(self) -> str:
         """Human-readable summary, e.g. 'within 1%'."""

@@ -63,7 +63,7 @@ PARAMS: ParamSchema = {
     "units": {
         "type": "int",
         "label": "Hidden units",
-        "help": "Size of the hidden state h_t.",
+        "help": r"Size of the hidden state $\mathbf{h}_t$.",
         "default": 32,
         "min": 2,
         "max": 256,
@@ -78,8 +78,8 @@ PARAMS: ParamSchema = {
     },
     "sigmas": {
         "type": "float_list",
-        "label": "\u03c3_max values",
-        "help": "Four values of the largest singular value of W_hh, one curve each.",
+        "label": r"$\sigma_{\max}$ values",
+        "help": "Four values of the largest singular value of $W_{hh}$, one curve each.",
         "default": [0.5, 1.0, 1.5, 3.0],
         "length": 4,
         "min": 0.05,
@@ -88,7 +88,7 @@ PARAMS: ParamSchema = {
     "input_scale": {
         "type": "float",
         "label": "Input scale",
-        "help": "Size of the random inputs; 0 keeps the tanh linear (h stays 0).",
+        "help": r"Size of the random inputs; 0 keeps the tanh linear ($\mathbf{h}$ stays 0).",
         "default": 1.0,
         "min": 0.0,
         "max": 5.0,
@@ -104,19 +104,23 @@ SATURATED_SLOPE = 0.95
 #: The bound sigma_max^steps within this factor of 1 counts as "staying near 1".
 NEAR_ONE_FACTOR = 2.0
 
+#: The maths the texts name, in the module's LaTeX (pages typeset it, plain text spells it).
+SIGMA_MAX = r"$\sigma_{\max}$"
+W_HH = "$W_{hh}$"
+
 REGIMES: dict[str, str] = {
-    "vanishing": "sigma_max below 1: the bound already forces the gradient to vanish.",
+    "vanishing": f"{SIGMA_MAX} below 1: the bound already forces the gradient to vanish.",
     "near-one": (
-        "The bound sigma_max^k stays near 1 and promises nothing, yet the measured gradient "
-        "vanishes (tanh slopes below 1, gradient not aligned with the largest stretch)."
+        r"The bound $\sigma_{\max}^k$ stays near 1 and promises nothing, yet the measured "
+        "gradient vanishes (tanh slopes below 1, gradient not aligned with the largest stretch)."
     ),
     "saturating": (
-        "sigma_max above 1: the bound explodes, but the tanh saturates, its slopes collapse, "
+        f"{SIGMA_MAX} above 1: the bound explodes, but the tanh saturates, its slopes collapse, "
         "and the measured gradient vanishes anyway."
     ),
     "misaligned": (
-        "sigma_max above 1 and a nearly linear tanh, yet the measured gradient vanishes: the "
-        "direction W_hh stretches most is not one the repeated steps keep the gradient on."
+        f"{SIGMA_MAX} above 1 and a nearly linear tanh, yet the measured gradient vanishes: the "
+        f"direction {W_HH} stretches most is not one the repeated steps keep the gradient on."
     ),
     "exploding": "The gradient that arrives is at least as large as the one sent back.",
 }
@@ -124,7 +128,8 @@ REGIMES: dict[str, str] = {
 
 def regime_phrase(series: dict[str, Any], steps: int) -> str:
     """What one sigma's run did, in words true of its own numbers (final size, bound, mean
-    tanh slope): the phrase the page and the plot show beside the measurement."""
+    tanh slope): the phrase the page and the plot show beside the measurement, its maths in
+    `$...$` LaTeX."""
     regime = series["regime"]
     final, slope = series["final_norm"], series["mean_tanh_slope"]
     bound = series["bound"][-1] if series.get("bound") else float(series["sigma"]) ** steps
@@ -132,17 +137,17 @@ def regime_phrase(series: dict[str, Any], steps: int) -> str:
         return (f"exploding: {fmt(final)} after {steps} steps, at least as large as the "
                 "gradient sent back")
     if regime == "vanishing":
-        return f"vanishing (sigma_max below 1: the bound, {fmt(bound)}, forces it down too)"
+        return f"vanishing ({SIGMA_MAX} below 1: the bound, {fmt(bound)}, forces it down too)"
     if regime == "near-one":
         return (f"vanishing, although the bound stays near 1 ({fmt(bound)} after {steps} "
                 "steps)")
     if regime == "saturating":
-        return (f"vanishing, although sigma_max is above 1 (the tanh saturates: mean slope "
+        return (f"vanishing, although {SIGMA_MAX} is above 1 (the tanh saturates: mean slope "
                 f"{slope:.2f})")
     if regime == "misaligned":
-        return (f"vanishing, although sigma_max is above 1 and the tanh is nearly linear "
+        return (f"vanishing, although {SIGMA_MAX} is above 1 and the tanh is nearly linear "
                 f"(mean slope {slope:.2f}): the gradient does not stay on the direction "
-                "W_hh stretches most")
+                f"{W_HH} stretches most")
     return str(regime)
 
 
@@ -269,14 +274,16 @@ def run(
 
 
 def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
-    """The numbers the lab page shows: the gradient 40 steps back and the regime, per sigma."""
+    """The numbers the lab page shows: the gradient 40 steps back and the regime, per sigma
+    (maths in `$...$` LaTeX)."""
     rows: list[tuple[str, str]] = []
     for s in result["series"]:
+        sigma = rf"$\sigma_{{\max}} = {fmt(s['sigma'])}$"
         if s["norm_at_40"] is not None:
-            label = f"Gradient size {PREDICTION_K} steps back, sigma_max = {fmt(s['sigma'])}"
+            label = f"Gradient size {PREDICTION_K} steps back, {sigma}"
             value = f"{fmt(s['norm_at_40'])} (bound {fmt(s['bound_at_40'])})"
         else:
-            label = f"Gradient size {result['steps']} steps back, sigma_max = {fmt(s['sigma'])}"
+            label = f"Gradient size {result['steps']} steps back, {sigma}"
             value = fmt(s["final_norm"])
         rows.append((label, f"{value}: {regime_phrase(s, result['steps'])}"))
     return rows

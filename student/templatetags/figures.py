@@ -1,7 +1,9 @@
-"""The module's figures drawn on the server: 5.1 as SVG arrows, 5.2 as an SVG chain of steps,
-5.6 as an HTML grid.
+"""The module's figures drawn on the server, each through its kind's entry in the registry
+(courses.figure_kinds): the content-driven kinds (heat map, arrows, bars, line) and Module 5's
+own, registered here (`install`): 5.1 as SVG arrows, 5.2 as an SVG chain of steps, 5.6 as an
+HTML grid.
 
-Both work without JavaScript: the chosen word pair and the chosen grid row arrive as query
+All work without JavaScript: the chosen word pair and the chosen grid row arrive as query
 parameters of the module page (`?a=cat&b=dog`, `?row=4`) and are drawn here. A figure has a
 handful of choices and is the same for every student, so each process keeps what it drew (a
 sixth of the module page's time after every answer).
@@ -16,6 +18,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from courses.figure_kinds import FIGURE_KINDS, FigureKind, figure_kind_register
 from courses.models import Figure
 from labs.simulations.word_vectors import ANALOGY, POSITIONS, WORDS, angle_degrees, cosine
 
@@ -60,21 +63,26 @@ def _drawn(template_name: str, figure: Figure, choice: Hashable,
 
 
 @register.simple_tag
-def word_vectors_figure(figure: Figure, pair: tuple[str, str]) -> SafeString:
-    """Figure 5.1 with the pair `pair` chosen (see `word_vectors_context`)."""
-    return _drawn("student/figures/word_vectors.html", figure, tuple(pair), word_vectors_context)
+def figure_drawn(figure: Figure, pair: tuple[str, str], row: int | None) -> SafeString:
+    """`figure` drawn by its kind's template (nothing for a kind no longer registered); `pair`
+    and `row` are the module page's choices, passed to the kinds that take them."""
+    kind = FIGURE_KINDS.get(figure.kind)
+    if kind is None:
+        return SafeString("")
+    choice = {"pair": tuple(pair), "row": row}.get(kind.choice)
+    return _drawn(kind.template, figure, choice, kind.context)
 
 
-@register.simple_tag
-def alignment_grid_figure(figure: Figure, row: int | None) -> SafeString:
-    """Figure 5.6 with row `row` chosen (see `alignment_grid_context`)."""
-    return _drawn("student/figures/alignment_grid.html", figure, row, alignment_grid_context)
-
-
-@register.simple_tag
-def state_chain_figure(figure: Figure) -> SafeString:
-    """Figure 5.2, the hidden-state chain (see `state_chain_context`)."""
-    return _drawn("student/figures/state_chain.html", figure, None, state_chain_context)
+def install() -> None:
+    """Register Module 5's figure kinds, drawn by the code below (StudentConfig.ready)."""
+    figure_kind_register(Figure.Kind.WORD_VECTORS, FigureKind(
+        "Word vectors", "student/figures/word_vectors.html", word_vectors_context,
+        choice="pair"))
+    figure_kind_register(Figure.Kind.ALIGNMENT_GRID, FigureKind(
+        "Alignment grid", "student/figures/alignment_grid.html", alignment_grid_context,
+        choice="row"))
+    figure_kind_register(Figure.Kind.STATE_CHAIN, FigureKind(
+        "Hidden-state chain", "student/figures/state_chain.html", state_chain_context))
 
 
 #: Figure 5.2's geometry in SVG user units: a step's box and the gap its state arrow crosses.

@@ -22,9 +22,10 @@ def _run(*args: str) -> str:
 def test_sync_content_twice_reports_no_change_the_second_time():
     first = _run("sync_content")
     second = _run("sync_content")
-    # Module 5 (31 items) and Module 6 (18: module, 4 sections, 1 lab, 4 exercises, 8 parts)
-    assert first.splitlines()[-1].startswith("49 changed")
-    assert second.strip() == "0 changed, 49 unchanged (0 created, 0 updated, 0 archived, 0 restored)"
+    # Module 5 (31 items) and Module 6 (21: module, 4 sections, 3 figures, 1 lab, 4 exercises,
+    # 8 parts)
+    assert first.splitlines()[-1].startswith("52 changed")
+    assert second.strip() == "0 changed, 52 unchanged (0 created, 0 updated, 0 archived, 0 restored)"
 
 
 def test_sync_content_refuses_a_corrupted_file_with_file_and_line(tmp_path: Path):

@@ -20,7 +20,18 @@ from django.urls import reverse
 from django.utils import timezone
 from lti_tool.models import LtiUser
 
-from courses.models import ContentRepository, ContentSync, Course, Enrollment, Exercise, Lab, Part
+from courses.models import (
+    ContentRepository,
+    ContentSync,
+    Course,
+    CourseInvite,
+    Enrollment,
+    Exercise,
+    Figure,
+    Lab,
+    Part,
+    Section,
+)
 from grading.deadlines import extension_set
 from grading.models import Submission
 from grading.overrides import grade_override_create
@@ -84,6 +95,27 @@ def rendered() -> Iterator[set[str]]:
     template_rendered.disconnect(record)
 
 
+def _hostile_figures(course: Course) -> None:
+    """One figure of each content-driven kind whose every label and title is a payload (sync
+    would refuse labels this long: here the drawing alone must escape them)."""
+    section = Section.objects.get(module=course.module, number="5.2")
+    p = PAYLOADS
+    data = {
+        "heatmap": {"values": [[1, 2], [3, 4]], "rows": p[:2], "columns": p[2:4],
+                    "row_title": p[4], "column_title": p[5]},
+        "arrows": {"vectors": [{"to": [1, 2], "label": p[6]}, {"to": [-1, 1], "label": p[7]}],
+                   "x_label": p[8], "y_label": p[9]},
+        "bars": {"values": [1, -2], "labels": p[10:12], "x_label": p[12], "y_label": p[13]},
+        "line": {"x": [1, 2], "series": [{"label": p[14], "y": [1, 2]}], "x_label": p[15],
+                 "y_label": p[16]},
+    }
+    for index, (kind, values) in enumerate(data.items()):
+        Figure.objects.create(section=section, slug=f"hostile-{kind}", number=f"5.2{'abcd'[index]}",
+                              title=p[17 + index][:300], kind=kind, data=values,
+                              instructions=p[21 + index], caption=p[25 + index],
+                              in_words=p[index])
+
+
 def _part(slug: str, key: str) -> Part:
     return Part.objects.select_related("exercise").get(exercise__slug=slug, key=key)
 
@@ -92,9 +124,11 @@ def _part(slug: str, key: str) -> Part:
 def world(course: Course, irene: User) -> dict:
     """A course where every payload is a student's name and group, an answer to each kind
     of part, feedback, a misconception tag, a review comment, an override and extension
-    reason, a lab run's parameters and error, and one of them is the course title."""
+    reason, a lab run's parameters and error, and one of them is the course title; a figure of
+    each content-driven kind labels its rows, bars, arrows and series with them."""
     course.title = PAYLOADS[0] + " " + PAYLOADS[27]
     course.save()
+    _hostile_figures(course)
     exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
     lab = Lab.objects.get(slug="vanishing-gradient")
     lms = lms_rows(course, title=PAYLOADS[1])  # scores for an LMS: the LMS sync page
@@ -159,6 +193,11 @@ def _staff_pages(course: Course, world: dict) -> list[str]:
     pages += [f"{dash}students/{s.pk}/" for s in world["students"]]
     waiting = Submission.objects.filter(course=course, outcome=Submission.Outcome.REVIEW).count()
     pages += [f"{dash}reviews/?page={n}" for n in range(1, waiting // 20 + 2)]
+    # People: members named by payloads, a search for one, an invite link to the course
+    # whose title is one, and the new-course page listing the synced modules.
+    invite = CourseInvite.objects.create(course=course, token="hostile-invite", role="student")
+    pages += [f"{dash}people/", f"{dash}people/?q={quote(PAYLOADS[3][:100])}&role=student",
+              f"/invite/{invite.token}/", "/courses/new/"]
     return pages
 
 

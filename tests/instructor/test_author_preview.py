@@ -71,3 +71,14 @@ def test_the_question_pages_link_to_the_preview(client, course, irene):
     client.force_login(irene)
     stats = client.get(reverse("dashboard:statistics", args=[course.slug])).content.decode()
     assert _url(course) in stats
+
+
+def test_the_key_and_a_tried_answer_are_typeset_beside_their_text(client, course, irene):
+    """Issue 25 item 12: the key's maths shown as the module's text shows maths, not only as
+    code."""
+    client.force_login(irene)
+    page = client.get(_url(course, variant=1)).content.decode()
+    key = page[page.index('class="key-maths"'):]
+    assert key.index("<math") < key.index("</dd>")  # 0.8^20, exactly: a fraction
+    tried = client.post(_url(course), {"variant": "1", "answer-bound": "0.8^20"}).content.decode()
+    assert '<span class="tried-maths"><math' in tried

@@ -7,12 +7,15 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from courses.models import Exercise
+from courses.models import CourseModule, Exercise
 from grading.deadlines import deadline_policy_set, deadline_set, extension_set
 from grading.models import Deadline, DeadlinePolicy
+from student.selectors import module_page_for_student
 
 pytestmark = pytest.mark.django_db
 LONDON = ZoneInfo("Europe/London")
@@ -124,3 +127,58 @@ def test_the_dashboard_sets_rules_and_a_module_wide_due_date_in_the_course_zone(
     client.post(reverse("dashboard:extension", args=[course.slug, alice.pk]),
                 {"exercise": apply_1.pk, "due_at": "2030-07-05T09:00", "reason": "illness"})
     assert alice.extensions.get().due_at == datetime(2030, 7, 5, 9, 0, tzinfo=LONDON)
+
+
+def test_the_module_s_default_due_date_is_shown_where_an_exercise_has_none_of_its_own(
+        client, course, alice, irene, apply_1):
+    """The page says what the answer path enforces: an exercise without its own deadline is
+    due at its module's default due date in the course; its own deadline wins; an extension
+    still moves it later for one student."""
+    _london(course, irene)
+    CourseModule.objects.filter(course=course, module=apply_1.module).update(
+        due_at=datetime(2030, 12, 5, 17, 0, tzinfo=LONDON))
+    own = Exercise.objects.get(slug="apply-2-sequential-steps")
+    deadline_set(course=course, exercise_id=own.pk,
+                 due_at=datetime(2030, 11, 30, 12, 0, tzinfo=LONDON), by=irene)
+    extension_set(course=course, exercise_id=apply_1.pk, student_id=alice.pk,
+                  due_at=datetime(2030, 12, 8, 9, 0, tzinfo=LONDON), reason="", by=irene)
+    client.force_login(alice)
+    page = client.get(reverse("course-module", args=[course.slug])).content
+    assert "Due 30 Nov, 12:00 (Europe/London)" in _text(_exercise_html(page, own.slug).encode())
+    assert ("Extended to 8 Dec, 09:00 (Europe/London) for you (due 5 Dec, 17:00 "
+            "(Europe/London) for the class)") in _text(_exercise_html(page, apply_1.slug).encode())
+    others = Exercise.objects.active().filter(module=apply_1.module).exclude(
+        pk__in=[own.pk, apply_1.pk])
+    for exercise in others:
+        assert "Due 5 Dec, 17:00 (Europe/London)" in _text(
+            _exercise_html(page, exercise.slug).encode()), exercise.slug
+    home = _text(client.get(reverse("home")).content)
+    assert "Apply 2: Due 30 Nov, 12:00 (Europe/London)" in home
+
+
+def test_a_past_module_due_date_closes_the_form_on_the_page_as_on_the_answer_path(
+        client, course, alice, apply_1):
+    CourseModule.objects.filter(course=course, module=apply_1.module).update(
+        due_at=timezone.now() - timedelta(hours=1))
+    client.force_login(alice)
+    box = _exercise_html(client.get(reverse("course-module", args=[course.slug])).content,
+                         apply_1.slug)
+    assert "Closed:" in box and "<form" not in box
+
+
+def test_the_module_page_reads_every_deadline_in_the_same_queries_as_none(
+        course, alice, irene, apply_1):
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            module_page_for_student(user=alice, course_slug=course.slug)
+        return len(queries.captured_queries)
+
+    count()  # the first visit draws the student's variants
+    none = count()
+    _london(course, irene)
+    CourseModule.objects.filter(course=course).update(due_at=datetime(2030, 12, 5, tzinfo=LONDON))
+    deadline_set(course=course, exercise_id=apply_1.pk,
+                 due_at=datetime(2030, 11, 30, 12, 0, tzinfo=LONDON), by=irene)
+    extension_set(course=course, exercise_id=apply_1.pk, student_id=alice.pk,
+                  due_at=datetime(2030, 12, 8, tzinfo=LONDON), reason="", by=irene)
+    assert count() == none

@@ -189,13 +189,15 @@ def test_brackets_group_relations_and_are_multiplied_out(answer, key, outcome):
     assert grade(answer, spec, {}).outcome == outcome
 
 
-@pytest.mark.parametrize("answer", [
-    "(x < 1)",
-    "(x + 1)",
-    "(x < 1 or)",
-    " and ".join(["(x < 1 or x > 2)"] * 7),      # 2^7 alternatives
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("(x < 1)", "correct"),
+    ("(" * 200 + "x < 1" + ")" * 200, "correct"),   # wrapping brackets are read at once
+    ("(x < 1 and " * 15 + "x < 1" + ")" * 15, "correct"),
+    ("(x < 1 and " * 25 + "x < 1" + ")" * 25, "invalid"),  # groups nested too deep
+    ("(x + 1)", "invalid"),
+    ("(x < 1 or)", "invalid"),
+    (" and ".join(["(x < 1 or x > 2)"] * 7), "invalid"),  # 2^7 alternatives
 ])
-def test_groups_that_cannot_be_read_or_multiply_out_too_far_are_invalid(answer):
+def test_pathological_groups_are_refused_and_deep_brackets_read(answer, outcome):
     spec = {"type": "equation", "reference": "x < 1", "variables": ["x"]}
-    outcome = grade(answer, spec, {}).outcome
-    assert outcome == ("correct" if answer == "(x < 1)" else "invalid")
+    assert grade(answer, spec, {}).outcome == outcome

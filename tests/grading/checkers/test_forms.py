@@ -42,6 +42,25 @@ def test_each_form_accepts_its_shape_and_refuses_the_equal_answer_written_otherw
     assert [t for t in fails if _meets(t, form)] == []
 
 
+@pytest.mark.parametrize(("form", "meets", "fails"), [
+    # STACK's Expanded: a product of sums of numbers with an irrational part would expand.
+    ("expanded", ["3+2*sqrt(3)", "3+sqrt(12)", "2*(3+1)", "x*sqrt(2) + 1"],
+     ["(1+sqrt(5))*(1-sqrt(3))", "(1+sqrt(2))^2", "x*(1+sqrt(2))"]),
+    # STACK's SingleFrac: a number as exponent is not a fraction of the expression.
+    ("single_fraction", ["(5^(3/2)+6)/15", "x^(1/2)/2", "((sqrt(5))^3 + 6)/15"],
+     ["x^(1/2)/2 + 1/3", "(x/2)/3"]),
+    # STACK's PartFrac: numbers may stand in a denominator or before the whole sum.
+    ("partial_fractions", ["-5/(16*x)+1/(2*(x-1))-1/(8*(x-1)^2)",
+                           "3*(1/(x+1) + 1/(x+2))", "(1/(x-1) - 1/(x+1))/2",
+                           "125/(34*(5*x-2))+5/(51*(x+3))-5/(6*x)"],
+     ["(3*x+3)*(1/(x+1) + 2/(x+2))", "1/(2*(x-1)) + 1/(x-1)", "1/(2*(x^2-1))"]),
+])
+def test_numbers_in_a_form_are_read_as_stack_reads_them(
+        form: str, meets: list[str], fails: list[str]) -> None:
+    assert [t for t in meets if not _meets(t, form)] == []
+    assert [t for t in fails if _meets(t, form)] == []
+
+
 def test_equal_up_to_commutativity_and_associativity_only() -> None:
     assert _meets("1 + x", "equal_com_ass", "x + 1")
     assert _meets("y (x 2)", "equal_com_ass", "2 x y")

@@ -558,3 +558,12 @@ def test_a_name_used_with_a_power_is_never_offered_a_function(text, variables):
 def test_a_powered_unknown_name_is_offered_the_declared_name():
     with pytest.raises(FormatError, match="did you mean 'sigma_max'"):
         parse("σ^40", variables=["sigma_max", "k"])
+
+
+def test_sigma_to_a_power_where_sigma_is_declared_is_read_as_sigma():
+    """Issue 25 item 12: a Greek sigma to the 40th with `sigma` declared is sigma^40, and a
+    misspelt powered name is offered the declared name, never a function such as signum."""
+    assert to_text(parse("σ^40", variables=["sigma", "steps"])) == "sigma^40"
+    with pytest.raises(FormatError, match="did you mean 'sigma'\\?") as raised:
+        parse("sigm^40", variables=["sigma", "steps"])
+    assert "signum" not in str(raised.value)

@@ -383,3 +383,33 @@ def test_a_negative_irrational_answer_keeps_its_sign():
     assert grade("-sqrt(2)", spec, {}).outcome == "correct"
     assert grade("sqrt(2)", spec, {}).outcome == "incorrect"
     assert grade("-sqrt(2)", {**spec, "sigfigs": 3}, {}).outcome == "correct"
+
+
+APPLY_1_AS_AUTHORED = {**APPLY_1, "rtol": 0.02, "sigfigs": 2}
+
+
+@pytest.mark.parametrize("answer", ["0.0016", "0.0014", "1.6e-3"])
+def test_a_near_miss_is_told_it_is_close_and_the_precision_asked(answer):
+    """Issue 25 item 5: 0.0016 where the key is 0.0015 is not just 'Not correct yet'."""
+    result = grade(answer, APPLY_1_AS_AUTHORED, APPLY_1_PARAMS)
+    assert result.outcome == "incorrect"
+    assert "Close, but not within the precision asked" in result.feedback
+    assert "within 2% or to 2 significant figures" in result.feedback
+
+
+@pytest.mark.parametrize("answer", ["0.002", "0.001", "0.15", "0.5"])
+def test_an_answer_that_is_not_close_is_not_called_close(answer):
+    result = grade(answer, APPLY_1_AS_AUTHORED, APPLY_1_PARAMS)
+    assert result.outcome == "incorrect" and "Close" not in result.feedback
+
+
+def test_a_near_miss_of_an_exact_value_is_told_to_give_more_digits():
+    result = grade("0.333", {"type": "numeric", "reference": "1/3"}, {})
+    assert result.outcome == "incorrect"
+    assert "the exact value is asked: give more digits" in result.feedback
+    assert "Close" not in grade("0.3", {"type": "numeric", "reference": "1/3"}, {}).feedback
+
+
+def test_a_misconception_near_the_key_keeps_its_own_feedback():
+    result = grade("0.00177", APPLY_1_AS_AUTHORED, APPLY_1_PARAMS)  # sigma^(steps-1)
+    assert result.misconception == "off-by-one" and "Close" not in result.feedback

@@ -29,6 +29,8 @@ PL_SYMPY = "PrairieLearn/PrairieLearn apps/prairielearn/python/test/sympy_utils_
 WW_INTERVAL = "openwebwork/pg t/contexts/interval.t"
 WW_DIGITS = "openwebwork/pg t/contexts/toltype_digits.t"
 NUMBAS_PARTS = "numbas/Numbas tests/parts/part_unit_tests.mjs"
+MITX_FORMULA = "mitodl/mitx-grading-library tests/formulagrader/test_formulagrader.py"
+MITX_STRING = "mitodl/mitx-grading-library tests/test_stringgrader.py"
 WW_IMPLICIT = "openwebwork/pg macros/parsers/parserImplicitEquation.pl"
 
 
@@ -122,6 +124,9 @@ NUMBER_FIRST = ("a quantity is a number followed by its unit: a bracket around t
                 "part of the unit, (-36 kJ)/mol, is not read")
 NONLINEAR_SYSTEMS = ("systems that are not linear are compared equation by equation, not by "
                      "their solution sets")
+ANY_MULTIPLE_OF_C = ("the arbitrary constant may enter as any non-zero multiple, as WeBWorK's "
+                     "FormulaUpToConstant takes it (x^3/3 - C, (x^3 + C)/3); STACK's AddConst "
+                     "wants + c itself")
 EXTRA_DIGITS = ("to n significant figures we check the n figures asked for; WeBWorK's digits "
                 "tolerance without truncation also wants any extra digits right (3.141 is not "
                 "pi there)")
@@ -237,6 +242,27 @@ NUMERIC = [
     Case("12400", num("12345", sigfigs=3), 0, PL_GRADING),
     Case("2.72", num("e", decimals=2), 1, PL_GRADING),
     Case("2.71", num("e", decimals=2), 0, PL_GRADING),
+    # MITx FormulaGrader tolerances (absolute, or a percentage of the answer).
+    Case("9.85", num("10", atol=0.1), 0, MITX_FORMULA),
+    Case("9.9", num("10", atol=0.1), 1, MITX_FORMULA),
+    Case("10.1", num("10", atol=0.1), 1, MITX_FORMULA),
+    Case("10.15", num("10", atol=0.1), 0, MITX_FORMULA),
+    Case("9.85", num("10", rtol=0.01), 0, MITX_FORMULA),
+    Case("9.9", num("10", rtol=0.01), 1, MITX_FORMULA),
+    Case("10.1", num("10", rtol=0.01), 1, MITX_FORMULA),
+    Case("10.15", num("10", rtol=0.01), 0, MITX_FORMULA),
+    Case("9.999999", num("10", atol=0), 0, MITX_FORMULA),
+    Case("10", num("10", atol=0), 1, MITX_FORMULA),
+    Case("10.000001", num("10", atol=0), 0, MITX_FORMULA),
+    Case("(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 1,
+         MITX_FORMULA),
+    Case("0.01+(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 1,
+         MITX_FORMULA),
+    Case("0.02+(cos(3/2) + sin(3/2))/cos(3/2 + 2*pi)", num("1+tan(3/2)", rtol=0.001), 0,
+         MITX_FORMULA),
+    Case("1/0", num("2"), 0, MITX_FORMULA),
+    Case("csc(0)", num("2"), 0, MITX_FORMULA),
+    Case("arccosh(0)", num("2"), 0, MITX_FORMULA),
     # WeBWorK tolType => 'digits', tolerance => 3 (tolTruncation => 0, tolExtraDigits => 2).
     Case("3.14", num("pi", sigfigs=3), 1, WW_DIGITS),
     Case("3.142", num("pi", sigfigs=3), 1, WW_DIGITS),
@@ -410,6 +436,218 @@ SYMBOLIC = [
     Case("5mn sin m + arccos(3n)", sym("5*m*n*sin(m) + acos(3*n)", "m n"), 1, PL_SYMPY),
     Case("n log^2 2n", sym("n*log(2*n)^2", "n", domain="positive"), 1, PL_SYMPY,
          ours="invalid", why=UNCLEAR_ARGUMENT),
+]
+
+def form(ref: str, name: str | list[str], variables: str = "x") -> dict[str, Any]:
+    """STACK's form tests: equal to the key and written in the form."""
+    return sym(ref, variables, form=name)
+
+
+LOWEST = ["lowest_terms", "rationalised"]  # STACK's LowestTerms: both
+
+FORMS = [
+    # STACK Expanded (the key is the answer itself: only the form is tested).
+    Case("x^2-1", form("x^2-1", "expanded"), 1, STACK),
+    Case("2*(x-1)", form("2*(x-1)", "expanded"), 0, STACK),
+    Case("(x-1)*(x+1)", form("(x-1)*(x+1)", "expanded"), 0, STACK),
+    Case("(x-a)*(x-b)", form("(x-a)*(x-b)", "expanded", "x a b"), 0, STACK),
+    Case("x^2-(a+b)*x+a*b", form("x^2-(a+b)*x+a*b", "expanded", "x a b"), 0, STACK),
+    Case("x^2-a*x-b*x+a*b", form("x^2-a*x-b*x+a*b", "expanded", "x a b"), 1, STACK),
+    Case("cos(2*x)", form("cos(2*x)", "expanded"), 1, STACK),
+    Case("p+1", form("p+1", "expanded", "p"), 1, STACK),
+    Case("(p+1)*(p-1)", form("(p+1)*(p-1)", "expanded", "p"), 0, STACK),
+    Case("3+2*sqrt(3)", form("3+2*sqrt(3)", "expanded"), 1, STACK),
+    Case("3+sqrt(12)", form("3+sqrt(12)", "expanded"), 1, STACK),
+    Case("(1+sqrt(5))*(1-sqrt(3))", form("(1+sqrt(5))*(1-sqrt(3))", "expanded"), 0, STACK),
+    # STACK FacForm: equal to the key and factored.
+    Case("2", form("2", "factored"), 1, STACK),
+    Case("6", form("6", "factored"), 1, STACK),
+    Case("1/3", form("1/3", "factored"), 1, STACK),
+    Case("3*x^2", form("3*x^2", "factored"), 1, STACK),
+    Case("4*x^2", form("4*x^2", "factored"), 1, STACK),
+    Case("2*(x-1)", form("2*x-2", "factored"), 1, STACK),
+    Case("2*x-2", form("2*x-2", "factored"), 0, STACK),
+    Case("2*(x+1)", form("2*x-2", "factored"), 0, STACK),
+    Case("2*x+2", form("2*x-2", "factored"), 0, STACK),
+    Case("t*(2*x+1)", form("t*(2*x+1)", "factored", "x t"), 1, STACK),
+    Case("t*x+t", form("t*(x+1)", "factored", "x t"), 0, STACK),
+    Case("6*s*t+10*s", form("2*s*(3*t+5)", "factored", "s t"), 0, STACK),
+    Case("2*x*(x-3)", form("2*x^2-6*x", "factored"), 1, STACK),
+    Case("2*(x^2-3*x)", form("2*x*(x-3)", "factored"), 0, STACK),
+    Case("x*(2*x-6)", form("2*x*(x-3)", "factored"), 0, STACK),
+    Case("(x+2)*(x+3)", form("(x+2)*(x+3)", "factored"), 1, STACK),
+    Case("(x+2)*(2*x+6)", form("2*(x+2)*(x+3)", "factored"), 0, STACK),
+    Case("(z*x+z)*(2*x+6)", form("2*z*(x+1)*(x+3)", "factored", "x z"), 0, STACK),
+    Case("(x+t)*(x-t)", form("x^2-t^2", "factored", "x t"), 1, STACK),
+    Case("t^2-1", form("(t-1)*(t+1)", "factored", "t"), 0, STACK),
+    Case("t^2+1", form("t^2+1", "factored", "t"), 1, STACK),
+    Case("v^2-1", form("v^2-1", "factored", "v"), 0, STACK),
+    Case("-(3*w-4*v+9*u)*(3*w+4*v-u)", form("-(3*w-4*v+9*u)*(3*w+4*v-u)", "factored", "u v w"),
+         1, STACK),
+    Case("-6*k*(4*b-k-1)", form("6*k*(1+k-4*b)", "factored", "k b"), 1, STACK),
+    Case("-(6*k*(4*b-k-1))", form("6*k*(1+k-4*b)", "factored", "k b"), 1, STACK),
+    Case("x*(x-4+4/x)", form("x^2-4*x+4", "factored"), 0, STACK),
+    Case("(2-x)*(3-x)", form("(x-2)*(x-3)", "factored"), 1, STACK),
+    Case("(1-x)^2", form("(x-1)^2", "factored"), 1, STACK),
+    Case("(1-x)*(1-x)", form("(x-1)^2", "factored"), 1, STACK),
+    Case("-(1-x)^2", form("-(x-1)^2", "factored"), 1, STACK),
+    Case("-3*(x-4)*(x+1)", form("-3*x^2+9*x+12", "factored"), 1, STACK),
+    Case("3*(-x+4)*(x+1)", form("-3*x^2+9*x+12", "factored"), 1, STACK),
+    Case("3*(4-x)*(x+1)", form("-3*x^2+9*x+12", "factored"), 1, STACK),
+    Case("(x-1)*(x^2+x+1)", form("x^3-1", "factored"), 1, STACK),
+    Case("x^3-x+1", form("x^3-x+1", "factored"), 1, STACK),
+    Case("7*x^3-7*x+7", form("7*(x^3-x+1)", "factored"), 0, STACK),
+    Case("(1-x)*(2-x)*(3-x)", form("-x^3+6*x^2-11*x+6", "factored"), 1, STACK),
+    Case("(2-x)*(2-x)*(3-x)", form("-x^3+7*x^2-16*x+12", "factored"), 1, STACK),
+    Case("(2-x)^2*(3-x)", form("-x^3+7*x^2-16*x+12", "factored"), 1, STACK),
+    Case("(x^2-4*x+4)*(3-x)", form("-x^3+7*x^2-16*x+12", "factored"), 0, STACK),
+    Case("(x^2-3*x+2)*(3-x)", form("-x^3+6*x^2-11*x+6", "factored"), 0, STACK),
+    Case("3*y^3-6*y^2-24*y", form("3*(y-4)*y*(y+2)", "factored", "y"), 0, STACK),
+    Case("3*(y^3-2*y^2-8*y)", form("3*(y-4)*y*(y+2)", "factored", "y"), 0, STACK),
+    Case("3*y*(y^2-2*y-8)", form("3*(y-4)*y*(y+2)", "factored", "y"), 0, STACK),
+    Case("3*(y^2-4*y)*(y+2)", form("3*(y-4)*y*(y+2)", "factored", "y"), 0, STACK),
+    Case("(y-4)*y*(3*y+6)", form("3*(y-4)*y*(y+2)", "factored", "y"), 0, STACK),
+    Case("2*a*(a*b-1)", form("2*a*(a*b-1)", "factored", "a b"), 1, STACK),
+    Case("(2*a)*(a*b-1)", form("2*a*(a*b-1)", "factored", "a b"), 1, STACK),
+    Case("3*x*(7*y-3)*(7*y+3)", form("3*x*(7*y-3)*(7*y+3)", "factored", "x y"), 1, STACK),
+    Case("x^2-2", form("x^2-2", "factored"), 1, STACK),
+    # STACK SingleFrac: equal to the key and one fraction.
+    Case("3", form("3", "single_fraction"), 1, STACK),
+    Case("3", form("2", "single_fraction"), 0, STACK),
+    Case("1/m", form("1/n", "single_fraction", "m n"), 0, STACK),
+    Case("1/n", form("1/n", "single_fraction", "n"), 1, STACK),
+    Case("a+1/2", form("(2*a+1)/2", "single_fraction", "a"), 0, STACK),
+    Case("4/(x^2+2*x-24)+2/(x^2+4*x-12)", form("(6*x-16)/(x^3-28*x+48)", "single_fraction"),
+         0, STACK),
+    Case("2*(1/n)", form("2/n", "single_fraction", "n"), 0, STACK),
+    Case("2/n", form("2/n", "single_fraction", "n"), 1, STACK),
+    Case("2/(n+1)", form("1/(n+1)", "single_fraction", "n"), 0, STACK),
+    Case("(x-1)/(x^2-1)", form("1/(x+1)", "single_fraction"), 1, STACK),
+    Case("(1/2)/(3/4)", form("2/3", "single_fraction"), 0, STACK),
+    Case("(x-2)/4/(2/x^2)", form("(x-2)*x^2/8", "single_fraction"), 0, STACK),
+    Case("1/(1-1/x)", form("x/(x-1)", "single_fraction"), 0, STACK),
+    Case("(1+1/a)/a", form("(1+a)/a^2", "single_fraction", "a"), 0, STACK),
+    Case("a/(1+1/a)", form("a^2/(1+a)", "single_fraction", "a"), 0, STACK),
+    Case("(1+2*b/a)/c", form("(a+2*b)/(a*c)", "single_fraction", "a b c"), 0, STACK),
+    Case("a*c/(a+2*b)", form("a*c/(a+2*b)", "single_fraction", "a b c"), 1, STACK),
+    Case("-1/2", form("-1/2", "single_fraction"), 1, STACK),
+    Case("-(1/2)", form("-1/2", "single_fraction"), 1, STACK),
+    Case("-a/b", form("-a/b", "single_fraction", "a b"), 1, STACK),
+    Case("(-a)/b", form("-a/b", "single_fraction", "a b"), 1, STACK),
+    Case("a/(-b)", form("-a/b", "single_fraction", "a b"), 1, STACK),
+    Case("-(a/b)", form("-a/b", "single_fraction", "a b"), 1, STACK),
+    Case("-(1/(n-1))", form("1/(1-n)", "single_fraction", "n"), 1, STACK),
+    Case("a/(-1-1/a)", form("-a^2/(1+a)", "single_fraction", "a"), 0, STACK),
+    Case("((sqrt(5))^3 +6)/15", form("((sqrt(5))^3 +6)/15", "single_fraction"), 1, STACK),
+    Case("1/(1-sqrt(2))", form("1/(1-sqrt(2))", "single_fraction"), 1, STACK),
+    Case("(5^(3/2)+6)/15", form("((sqrt(5))^3+6)/15", "single_fraction"), 1, STACK),
+    # STACK LowestTerms (numbers in lowest terms and rational denominators; form only).
+    Case("0.5", form("0.5", LOWEST), 1, STACK),
+    Case("2/4", form("2/4", LOWEST), 0, STACK),
+    Case("-1/3", form("-1/3", LOWEST), 1, STACK),
+    Case("1/-3", form("1/-3", LOWEST), 1, STACK),
+    Case("-2/4", form("-2/4", LOWEST), 0, STACK),
+    Case("2/-4", form("2/-4", LOWEST), 0, STACK),
+    Case("-2/-4", form("-2/-4", LOWEST), 0, STACK),
+    Case("x+1/3", form("x+1/3", LOWEST), 1, STACK),
+    Case("x+2/6", form("x+2/6", LOWEST), 0, STACK),
+    Case("2*x/4+2/6", form("2*x/4+2/6", LOWEST), 0, STACK),
+    Case("2/4*x+2/6", form("2/4*x+2/6", LOWEST), 0, STACK),
+    Case("cos(x)", form("cos(x)", LOWEST), 1, STACK),
+    Case("cos(3/6*x)", form("cos(3/6*x)", LOWEST), 0, STACK),
+    Case("(2/4)*(x^2/t)", form("(2/4)*(x^2/t)", LOWEST, "x t"), 0, STACK),
+    Case("sqrt(3)/3", form("sqrt(3)/3", LOWEST), 1, STACK),
+    Case("1/sqrt(3)", form("sqrt(3)/3", LOWEST), 0, STACK),
+    Case("1/(1-sqrt(2))", form("1/(1-sqrt(2))", LOWEST), 0, STACK),
+    Case("1+2/sqrt(3)", form("(2*sqrt(3)+3)/3", LOWEST), 0, STACK),
+    Case("1/(1+1/root(3,2))", form("sqrt(3)/(sqrt(3)+1)", LOWEST), 0, STACK),
+    # STACK CompSquare: equal to the key, the variable once, in a square.
+    Case("(x-1)^2+1", form("(x-1)^2+1", "completed_square"), 1, STACK),
+    Case("(1-x)^2+1", form("(x-1)^2+1", "completed_square"), 1, STACK),
+    Case("9*(x-1)^2+1", form("(3*x-3)^2+1", "completed_square"), 1, STACK),
+    Case("-(x-1)^2", form("-(x-1)^2", "completed_square"), 1, STACK),
+    Case("-(1-x)^2+3", form("-(x-1)^2+3", "completed_square"), 1, STACK),
+    Case("-4*(x-1)^2+3", form("-(2*x-2)^2+3", "completed_square"), 1, STACK),
+    Case("3-4*(x-1)^2", form("-(2*x-2)^2+3", "completed_square"), 1, STACK),
+    Case("(x-1)^2+1", form("(x+1)^2+1", "completed_square"), 0, STACK),
+    Case("(x-a^2)^2+1+b", form("(x-a^2)^2+1+b", "completed_square", "x a b"), 1, STACK),
+    Case("x^2-2*x+2", form("(x-1)^2+1", "completed_square"), 0, STACK),
+    Case("x+1", form("(x-1)^2+1", "completed_square"), 0, STACK),
+    Case("(y-1)^2+1", form("(y-1)^2+1", "completed_square", "y"), 1, STACK),
+    Case("(y+1)^2+1", form("(y-1)^2+1", "completed_square", "y"), 0, STACK),
+    Case("(X-1)^2+1", form("(x-1)^2+1", "completed_square"), 0, STACK),
+    # STACK PartFrac: equal to the key and in partial fractions.
+    Case("1/n", form("1/n", "partial_fractions", "n"), 1, STACK),
+    Case("n^3/(n-1)", form("n^3/(n-1)", "partial_fractions", "n"), 0, STACK),
+    Case("1+n+n^2+1/(n-1)", form("n^3/(n-1)", "partial_fractions", "n"), 1, STACK),
+    Case("1+n+n^2-1/(1-n)", form("n^3/(n-1)", "partial_fractions", "n"), 1, STACK),
+    Case("1/(n+1)+1/(1-n)", form("1/(n+1)-1/(n-1)", "partial_fractions", "n"), 1, STACK),
+    Case("1/(2*(n-1))-1/(2*(n+1))", form("1/((n-1)*(n+1))", "partial_fractions", "n"), 1,
+         STACK),
+    Case("1/(2*(n+1))-1/(2*(n-1))", form("1/((n-1)*(n+1))", "partial_fractions", "n"), 0,
+         STACK),
+    Case("-9/(x-2) + -9/(x+1)", form("-9/(x-2) + -9/(x+1)", "partial_fractions"), 1, STACK),
+    Case("9/(y-4)+28/(y-4)^2", form("(9*y-8)/(y-4)^2", "partial_fractions", "y"), 1, STACK),
+    Case("5/(x*(x+3)*(5*x-2))", form("5/(x*(x+3)*(5*x-2))", "partial_fractions"), 0, STACK),
+    Case("125/(34*(5*x-2))+5/(51*(x+3))-5/(6*x)", form("5/(x*(x+3)*(5*x-2))",
+                                                        "partial_fractions"), 1, STACK),
+    Case("-5/(16*x)+1/(2*(x-1))-1/(8*(x-1)^2)", form("(3*x^2-5)/((4*x-4)^2*x)",
+                                                    "partial_fractions"), 1, STACK),
+    Case("1/(2*x-2)-(x+1)/(2*(x^2+1))", form("1/((x-1)*(x^2+1))", "partial_fractions"), 1,
+         STACK),
+    Case("1/(2*(x-1))+x/(2*(x^2+1))", form("1/((x-1)*(x^2+1))", "partial_fractions"), 0,
+         STACK),
+    Case("(2*x+1)/(x^2+1)-2/(x-1)", form("(2*x+1)/(x^2+1)-2/(x-1)", "partial_fractions"), 1,
+         STACK),
+    Case("3*(1/(x+1) + 1/(x+2))", form("3*(2*x+3)/((x+1)*(x+2))", "partial_fractions"), 1,
+         STACK),
+    Case("(3*x+3)*(1/(x+1) + 2/(x+2))", form("9-6/(x+2)", "partial_fractions"), 0, STACK),
+    Case("n/(2*n-1)-(n+1)/(2*n+1)", form("1/(4*n-2)-1/(4*n+2)", "partial_fractions", "n"), 0,
+         STACK),
+    Case("2*x+1/(x+1)+1/(x-1)", form("2*x^3/(x^2-1)", "partial_fractions"), 1, STACK),
+    Case("1/(n*(n-1))", form("1/(n*(n-1))", "partial_fractions", "n"), 0, STACK),
+    Case("1/(n-1)-1/n^2", form("1/((n+1)*n)", "partial_fractions", "n"), 0, STACK),
+    Case("1/(n-1)-1/n", form("1/(n-1)+1/n", "partial_fractions", "n"), 0, STACK),
+    Case("1/(n*(n+1))+1/n", form("2/n-1/(n+1)", "partial_fractions", "n"), 0, STACK),
+]
+
+
+def addconst(ref: str, variables: str = "x") -> dict[str, Any]:
+    """STACK's AddConst: the key plus an arbitrary constant the student writes."""
+    return sym(ref, variables, domain="positive", arbitrary_constant=True)
+
+
+ANTIDERIVATIVES = [
+    Case("x^3/3", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+1", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c", addconst("x^3/3"), 1, STACK),
+    Case("x^3/3-c", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("x^3/3+c+1", addconst("x^3/3"), 1, STACK),
+    Case("x^3/3+3*c", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("(x^3+c)/3", addconst("x^3/3"), 0, STACK, ours="correct", why=ANY_MULTIPLE_OF_C),
+    Case("exp(x)+c", addconst("exp(x)"), 1, STACK),
+    Case("exp(x)", addconst("exp(x)"), 0, STACK),
+    Case("x^(k+1)/(k+1)+c", addconst("x^(k+1)/(k+1)", "x k"), 1, STACK),
+    Case("x^(k+1)/(k+1)", addconst("x^(k+1)/(k+1)", "x k"), 0, STACK),
+    Case("x^3/3+c+k", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c^2", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3+c^3", addconst("x^3/3"), 0, STACK),
+    Case("x^3/3*c", addconst("x^3/3"), 0, STACK),
+    Case("X^3/3+c", addconst("x^3/3"), 0, STACK),
+    Case("sin(2*x)", addconst("x^3/3"), 0, STACK),
+    Case("x^2/2-2*x+2+c", addconst("(x-2)^2/2"), 1, STACK),
+    Case("(t-1)^5/5+c", addconst("(t-1)^5/5", "t"), 1, STACK),
+    Case("(v-1)^5/5+c", addconst("(v-1)^5/5", "v"), 1, STACK),
+    Case("cos(2*x)/2+1+c", addconst("cos(2*x)/2"), 1, STACK),
+    Case("(x-a)^6001/6001+c", addconst("(x-a)^6001/6001", "x a"), 1, STACK),
+    Case("(x-a)^6001/6001", addconst("(x-a)^6001/6001", "x a"), 0, STACK),
+    Case("ln(x)", addconst("ln(x)"), 0, STACK),
+    Case("ln(x)+c", addconst("ln(x)"), 1, STACK),
+    Case("ln(k*x)", addconst("ln(x)"), 0, STACK),
+    Case("ln(abs(x))+c", addconst("ln(abs(x))"), 1, STACK),
+    Case("ln(k*abs(x))", addconst("ln(abs(x))"), 0, STACK),
+    Case("c-(log(2)-log(x))^2/2", addconst("-1/2*log(2/x)^2"), 1, STACK),
+    Case("ln(abs(x+3))/2+c", addconst("ln(abs(2*x+6))/2"), 1, STACK),
 ]
 
 EQUATIONS = [
@@ -694,6 +932,8 @@ COMPLEX = [
     Case("1.23 + 4.57i", cplx("1.2345 + 4.5678*i", sigfigs=3), 1, PL_GRADING),
     Case("1.23 + 4.56i", cplx("1.2345 + 4.5678*i", sigfigs=3), 0, PL_GRADING),
     Case("e^(pi * i)", cplx("-1"), 1, PL_SYMPY),
+    Case("sqrt(-4)", cplx("2*i"), 1, MITX_FORMULA),
+    Case("(-4)^0.5", cplx("2*i"), 1, MITX_FORMULA),
     Case("3jn", {"type": "symbolic", "reference": "3*j*n", "variables": ["n"],
                  "imaginary_unit": "j"}, 1, PL_SYMPY),
     Case("i * i * n", csym("-n", "n"), 1, PL_SYMPY),
@@ -709,6 +949,21 @@ STRINGS = [
     Case("Without spaces", string("Withoutspaces", case_sensitive=True, whitespace="exact"), 0,
          STACK),
     Case(" Hello ", string("Hello", case_sensitive=True, whitespace="exact"), 0, STACK),
+    # MITx StringGrader: strip (outer spaces, of the key too) and case sensitivity.
+    Case("cat", string("cat", case_sensitive=True), 1, MITX_STRING),
+    Case("   cat   ", string("cat", case_sensitive=True), 1, MITX_STRING),
+    Case("c at", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("  dog  ", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("cat", string("         cat", case_sensitive=True), 1, MITX_STRING),
+    Case(" cat", string("cat", case_sensitive=True, whitespace="exact"), 0, MITX_STRING),
+    Case("cat ", string("cat", case_sensitive=True, whitespace="exact"), 0, MITX_STRING),
+    Case(" cat", string(" cat", case_sensitive=True, whitespace="exact"), 1, MITX_STRING),
+    Case("Cat", string("cat", case_sensitive=True), 0, MITX_STRING),
+    Case("CAT", string("CAT", case_sensitive=True), 1, MITX_STRING),
+    Case("CAT", string("cat"), 1, MITX_STRING),
+    Case("(1234566542)", pattern(r"\([0-9]+\)"), 1, MITX_STRING),
+    Case("(1234566542)a", pattern(r"\([0-9]+\)"), 0, MITX_STRING),
+    Case("1", pattern(r"\([0-9]+\)"), 0, MITX_STRING),
     # STACK StringSloppy: case and all spaces ignored.
     Case("hello", string("hello", whitespace="ignore"), 1, STACK),
     Case("hello", string("heloo", whitespace="ignore"), 0, STACK),
@@ -746,7 +1001,8 @@ STRINGS = [
          STACK),
 ]
 
-CASES = NUMERIC + SYMBOLIC + EQUATIONS + SETS + LISTS + MATRICES + QUANTITIES + COMPLEX + STRINGS
+CASES = (NUMERIC + SYMBOLIC + FORMS + ANTIDERIVATIVES + EQUATIONS + SETS + LISTS + MATRICES
+         + QUANTITIES + COMPLEX + STRINGS)
 
 
 def our_score(case: Case) -> tuple[str, float | None]:

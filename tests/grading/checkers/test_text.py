@@ -117,6 +117,19 @@ def test_pending_answer_still_reports_concepts_and_misconception():
     assert "reviewed by a teacher" in result.feedback
 
 
+def test_an_answer_left_for_review_shows_the_hints_of_the_concepts_it_misses():
+    """Issue 25 item 5: a short answer waiting for a teacher still says what to think about."""
+    short = grade("recurrence", CHECK_UNDECIDED, {})
+    assert short.outcome == "review" and "reviewed by a teacher" in short.feedback
+    assert "Think about speed on a GPU." in short.feedback
+    assert "Think about training over long distances." in short.feedback
+    assert "Name the cause they share." not in short.feedback  # the concept it has
+    always = grade("no parallel training and vanishing gradients", {**CHECK, "review": "always"},
+                   {})
+    assert always.outcome == "review" and "Name the cause they share." in always.feedback
+    assert "Think about speed" not in always.feedback
+
+
 def test_always_reviewed_answers_are_pending_with_concepts_found():
     spec = {**CHECK, "review": "always"}
     result = grade(FULL, spec, {})

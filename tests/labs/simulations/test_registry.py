@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from courses.plain_maths import plain_maths
 from labs.simulations import LAB_SIMULATIONS, SIMULATIONS, InvalidParams, run_simulation, validate_params
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -90,7 +91,7 @@ def test_out_of_bounds_values_are_refused_with_the_label_and_bounds():
 
 def test_each_value_of_a_list_is_bound_checked():
     _, errors = validate_params("vanishing-gradient", {"sigmas": [0.5, 1, 12, 3]})
-    assert errors["sigmas"] == (
+    assert plain_maths(errors["sigmas"]) == (
         "Each of the \u03c3_max values must be between 0.05 and 10 (value 3 is 12)"
     )
     _, errors = validate_params("vanishing-gradient", {"sigmas": [0.5, 1, 0.01, 3]})
@@ -99,7 +100,7 @@ def test_each_value_of_a_list_is_bound_checked():
 
 def test_list_length_is_enforced():
     _, errors = validate_params("vanishing-gradient", {"sigmas": [0.5, 1.0]})
-    assert errors["sigmas"] == "\u03c3_max values: give exactly 4 numbers (got 2)"
+    assert plain_maths(errors["sigmas"]) == "\u03c3_max values: give exactly 4 numbers (got 2)"
     _, errors = validate_params("attention", {"weights": [], "states": []})
     assert errors["weights"] == "Attention weights: give between 1 and 12 numbers (got 0)"
 
@@ -124,7 +125,8 @@ def test_list_length_is_enforced():
 )
 def test_wrong_types_are_refused_with_a_clear_message(params, name, message):
     _, errors = validate_params("vanishing-gradient", params)
-    assert errors == {name: message}
+    # (a label's maths is LaTeX, as the page typesets it; the service spells it out)
+    assert {key: plain_maths(text) for key, text in errors.items()} == {name: message}
 
 
 def test_numbers_given_as_text_are_coerced():

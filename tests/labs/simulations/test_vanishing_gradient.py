@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - the labs write sigma_max as the Greek letter
 """The 5.4 lab: gradient norms carried back through a random tanh RNN against sigma_max^k.
 
 Defaults (32 units, 60 steps, input scale 1, sigmas [0.5, 1, 1.5, 3]) were checked over 500
@@ -9,12 +10,14 @@ saturating, saturating; log10 of the norm at k = 40 ranged over [-33.0, -27.4] f
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from courses.plain_maths import plain_maths
 from labs.simulations import vanishing_gradient as vg
 
 SEEDS = range(12)
@@ -175,15 +178,15 @@ def test_key_results_show_the_norm_at_40_and_the_regime_per_sigma():
 
 def _claims_hold(series: dict, steps: int) -> list[str]:
     """Every claim the run's phrase makes, checked against the run's own numbers."""
-    phrase = vg.regime_phrase(series, steps)
+    phrase = plain_maths(vg.regime_phrase(series, steps))
     final, sigma = series["final_norm"], series["sigma"]
     slope, bound = series["mean_tanh_slope"], sigma ** steps
     wrong = []
     claims = {
         "exploding": final >= 1.0,
         "vanishing": final < 1.0,
-        "sigma_max below 1": sigma < 1.0 and bound < 1.0,
-        "sigma_max is above 1": sigma > 1.0 and bound > 1.0,
+        "σ_max below 1": sigma < 1.0 and bound < 1.0,
+        "σ_max is above 1": sigma > 1.0 and bound > 1.0,
         "bound stays near 1": 1 / vg.NEAR_ONE_FACTOR <= bound <= vg.NEAR_ONE_FACTOR,
         "the tanh saturates": slope < vg.SATURATED_SLOPE,
         "nearly linear": slope >= vg.SATURATED_SLOPE,
@@ -219,3 +222,16 @@ def test_a_linear_tanh_with_sigma_above_one_is_never_called_below_one():
     assert series["regime"] == "misaligned"
     phrase = vg.KEY_RESULTS(result)[2][1]
     assert "below 1" not in phrase and "above 1" in phrase and "nearly linear" in phrase
+
+
+def test_the_texts_write_their_maths_as_the_module_does():
+    """Issue 25 item 12: sigma_max, W_hh and h_t in `$...$` LaTeX (typeset on pages, spelt
+    out as plain text where no MathML can go), never as sigma_max or W_hh in plain text."""
+    result = run(0, input_scale=0.0, sigmas=[0.5, 1.0, 1.5, 3.0])
+    texts = [text for row in vg.KEY_RESULTS(result) for text in row]
+    texts += [str(spec.get(key, "")) for spec in vg.PARAMS.values() for key in ("label", "help")]
+    for text in texts:
+        assert not re.search(r"sigma_max|σ_max|W_hh|h_t\b", text), text
+    assert r"$\sigma_{\max} = 0.5$" in vg.KEY_RESULTS(result)[0][0]
+    assert plain_maths(vg.KEY_RESULTS(result)[2][1]).endswith(
+        "the gradient does not stay on the direction W_hh stretches most")
