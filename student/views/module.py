@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from courses.models import Figure
+from courses.models import Enrollment, Figure
 from labs.simulations.word_vectors import PARAMS, WORDS
 from student.selectors import (
     CoursePlan,
@@ -46,7 +46,11 @@ def _revealed(request: HttpRequest) -> set[str]:
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in user's courses, each with the module's sections and their progress."""
     courses = course_progress_for_student(user=request.user)
-    return render(request, "student/home.html", {"courses": courses})
+    # The link to create a course, for instructors (read from the list: no extra query) and
+    # superusers; other holders of courses.add_course open /courses/new/ directly.
+    creates = request.user.is_superuser or any(
+        cp.role == Enrollment.Role.INSTRUCTOR for cp in courses)
+    return render(request, "student/home.html", {"courses": courses, "creates": creates})
 
 
 @login_required
