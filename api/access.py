@@ -2,13 +2,16 @@
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.utils import timezone
 from rest_framework.request import Request
 
 from api.errors import ApiError
 from api.models import ApiKey
-from courses.models import Course, Enrollment
+from courses.models import Course, CourseModule, Enrollment
 
 
 class Level(IntEnum):
@@ -153,3 +156,11 @@ _REFUSALS = {
     Level.MANAGER: "Only the course's instructors or its LMS key may do this.",
     Level.INSTRUCTOR: "Only an instructor of the course, logged in, may do this.",
 }
+
+
+def visible_module_ids(access: CourseAccess) -> QuerySet[CourseModule, Any]:
+    """The modules of the course the caller may read, as a subquery: every module for staff
+    and keys, the released ones (CourseModule.release_at passed) for a student."""
+    if access.is_staff:
+        return access.course.module_ids()
+    return access.course.released_module_ids(timezone.now())

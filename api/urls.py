@@ -24,7 +24,8 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("courses/", courses.CourseListApi.as_view(), name="api-courses"),
     path(COURSE, courses.CourseDetailApi.as_view(), name="api-course"),
-    path(COURSE + "module/", courses.ModuleDetailApi.as_view(), name="api-module"),
+    path(COURSE + "module/", courses.ModuleDetailApi.as_view(), name="api-module"),  # deprecated
+    path(COURSE + "modules/", courses.ModuleListApi.as_view(), name="api-modules"),
     path(COURSE + "sections/", courses.SectionListApi.as_view(), name="api-sections"),
     path(COURSE + "sections/<slug:section_slug>/", courses.SectionDetailApi.as_view(),
          name="api-section"),

@@ -4,7 +4,18 @@ from typing import Any
 
 from django.contrib import admin
 
-from courses.models import ContentSync, Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
+from courses.models import (
+    ContentSync,
+    Course,
+    CourseModule,
+    Enrollment,
+    Exercise,
+    Figure,
+    Lab,
+    Module,
+    Part,
+    Section,
+)
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -120,6 +131,15 @@ class EnrollmentInline(admin.TabularInline):
     autocomplete_fields = ("user",)
 
 
+class CourseModuleInline(admin.TabularInline):
+    """The modules the course runs: their order comes from the course file at each sync;
+    release and due dates and weights are set here and kept by syncs."""
+
+    model = CourseModule
+    extra = 0
+    fields = ("module", "order", "release_at", "due_at", "weight")
+
+
 @admin.register(Course)
 class CourseAdmin(admin.ModelAdmin):
     list_display = ("title", "slug", "module", "created_at")
@@ -128,7 +148,7 @@ class CourseAdmin(admin.ModelAdmin):
         return False
     list_filter = ("module",)
     search_fields = ("title", "slug")
-    inlines = (EnrollmentInline,)
+    inlines = (CourseModuleInline, EnrollmentInline)
 
 
 @admin.register(Enrollment)

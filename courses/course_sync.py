@@ -21,11 +21,13 @@ from courses.models import (
     ContentRepository,
     ContentSync,
     Course,
+    CourseModule,
     Enrollment,
     Exercise,
     Figure,
     Lab,
     Module,
+    Part,
     Section,
 )
 from courses.repository import (
@@ -58,8 +60,7 @@ def course_file_read(root: Path) -> tuple[list[Path], list[ContentError]]:
         found = re.search(r"at line (\d+)", str(exc))
         return [], [ContentError(COURSE_FILE, int(found.group(1)) if found else 1,
                                  f"invalid TOML: {exc}")]
-    line = next((i + 1 for i, row in enumerate(text.splitlines())
-                 if row.lstrip().startswith("modules")), 1)
+    line = modules_line(text)
     names = data.get("modules")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return [], [ContentError(COURSE_FILE, line,
@@ -80,15 +81,53 @@ def course_file_read(root: Path) -> tuple[list[Path], list[ContentError]]:
     return folders, errors
 
 
-def course_modules_apply(course: Course, modules: list[Module]) -> None:
-    """Make `modules` (in the course file's order) the course's modules.
+def modules_line(text: str) -> int:
+    """The line of the course file's `modules` key (1 if absent)."""
+    return next((i + 1 for i, row in enumerate(text.splitlines())
+                 if row.lstrip().startswith("modules")), 1)
 
-    The one place where the course file's list reaches the course. A course holds one module
-    today (`Course.module`): the first listed becomes it; the others are synced and kept.
+
+def course_modules_apply(course: Course, modules: list[Module], *, line: int = 1) -> None:
+    """Make `modules` (in the course file's order) the course's modules, in that order.
+
+    The one place where the course file's list reaches the course: a CourseModule row per
+    module listed (created if missing, its `order` set to its place in the list; release and
+    due dates and weight kept), `Course.module` = the first listed, and the links of modules
+    no longer listed removed. A module is unlinked only if no student has work on it in this
+    course (a submission or a lab run); otherwise ContentInvalid, reported at `course.toml`
+    line `line` (its `modules` key), and the caller's transaction applies nothing.
     """
-    if modules and course.module_id != modules[0].pk:
+    if not modules:
+        return
+    listed = {m.pk for m in modules}
+    dropped = list(CourseModule.objects.filter(course=course).exclude(module_id__in=listed)
+                   .select_related("module"))
+    with_work = [link.module for link in dropped if _has_work(course, link.module)]
+    if with_work:
+        raise ContentInvalid([ContentError(
+            COURSE_FILE, line,
+            f"module '{module.slug}' is no longer listed but students of this course have "
+            "work on it; list it again (its work is kept) or ask an operator to move the work")
+            for module in with_work])
+    CourseModule.objects.filter(pk__in=[link.pk for link in dropped]).delete()
+    links = {link.module_id: link for link in CourseModule.objects.filter(course=course)}
+    for order, module in enumerate(modules):
+        link = links.get(module.pk)
+        if link is None:
+            CourseModule.objects.create(course=course, module=module, order=order)
+        elif link.order != order:
+            link.order = order
+            link.save(update_fields=["order"])
+    if course.module_id != modules[0].pk:
         course.module = modules[0]
         course.save(update_fields=["module"])
+
+
+def _has_work(course: Course, module: Module) -> bool:
+    """Whether a student of `course` has a submission or a lab run on `module` (through the
+    reverse relations: courses does not import the apps above it)."""
+    return (Part.objects.filter(exercise__module=module, submissions__course=course).exists()
+            or Lab.objects.filter(module=module, runs__course=course).exists())
 
 
 def _ownership_conflicts(course: Course, user: User, bundles: list[ContentFiles]) -> list[ContentError]:
@@ -100,9 +139,9 @@ def _ownership_conflicts(course: Course, user: User, bundles: list[ContentFiles]
     """
     errors: list[ContentError] = []
     module_uuids = {str(f.module.data["uuid"]).lower(): f.module for f in bundles if f.module}
-    for module in Module.objects.filter(uuid__in=list(module_uuids)).prefetch_related("courses"):
+    for module in Module.objects.filter(uuid__in=list(module_uuids)).prefetch_related("run_in"):
         source = module_uuids[str(module.uuid)]
-        others = [c for c in module.courses.all() if c.pk != course.pk]
+        others = [c for c in module.run_in.all() if c.pk != course.pk]
         allowed = set(Enrollment.objects.filter(
             user=user, role=Enrollment.Role.INSTRUCTOR, is_active=True,
             course__in=others).values_list("course_id", flat=True))
@@ -138,11 +177,12 @@ def _run(*, course: Course, user: User, dry_run: bool, source: str, root: Path,
         record.problems = [str(e) for e in errors]
         record.save()
         return record
+    line = modules_line((root / COURSE_FILE).read_text(encoding="utf-8", errors="replace"))
     try:
         report = content_sync(
             root=root, dry_run=dry_run, folders=folders,
             checks=lambda bundles: _ownership_conflicts(course, user, bundles),
-            on_applied=lambda modules: course_modules_apply(course, modules),
+            on_applied=lambda modules: course_modules_apply(course, modules, line=line),
         )
     except ContentInvalid as exc:
         record.problems = [_relative(str(e), root) for e in exc.errors]

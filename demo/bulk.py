@@ -21,7 +21,7 @@ from django.utils import timezone
 from courses.models import Course, Enrollment, Part
 from grading.checkers import GRADER_VERSION, answer_key, grade
 from grading.checkers.base import misconception_list
-from grading.models import PartProgress, StudentProgress, Submission
+from grading.models import DefaultVariant, PartProgress, StudentProgress, Submission
 from grading.progress import answer_digest, progress_rebuild
 from grading.services import penalised
 from grading.variant_assignment import default_variant
@@ -257,6 +257,11 @@ def large_class_seed(*, course: Course, students: int, per_student: int, first: 
         written = _write(Submission, SUBMISSION_COLUMNS,
                          _rows(course, pools, chosen, per_student, seed),
                          lambda done: report("answers", done, total)) if chosen else 0
+        # The answers were graded with the modules' own numbers: those are these students'
+        # numbers too, so a regrade or their own page agrees with the rows written.
+        DefaultVariant.objects.bulk_create(
+            [DefaultVariant(course=course, student_id=pk) for pk in chosen],
+            batch_size=5000, ignore_conflicts=True)
     progress_rebuild(course=course, progress=lambda done, all_: report("progress", done, all_))
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

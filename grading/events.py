@@ -22,7 +22,8 @@ def submission_graded_record(submission: Submission) -> None:
 
 def submission_graded_payload(submission_id: int) -> dict[str, Any]:
     """What receivers of "submission.graded" get about the submission, as stored now."""
-    s = Submission.objects.select_related("course", "part__exercise", "student").get(pk=submission_id)
+    s = (Submission.objects.select_related("course", "part__exercise__module", "student")
+         .get(pk=submission_id))
     external_id = (
         Enrollment.objects.filter(user_id=s.student_id, course_id=s.course_id)
         .values_list("external_id", flat=True).first() or ""
@@ -33,6 +34,8 @@ def submission_graded_payload(submission_id: int) -> dict[str, Any]:
         "student_id": s.student_id,
         "student_username": s.student.username,
         "student_external_id": external_id,
+        "module": s.part.exercise.module.slug,
+        "module_number": s.part.exercise.module.number,
         "exercise": s.part.exercise.slug,
         "part": s.part.key,
         "part_id": s.part_id,

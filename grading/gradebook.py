@@ -4,7 +4,8 @@ One query for the students, one for the parts and one for their kept progress ro
 (grading/progress.py): the number of queries does not grow with the class, and no
 submission is read. Scores are fractions
 (0..1) of a part's points; `earned` is in points. An instructor's override replaces the
-computed best score of that student and part.
+computed best score of that student and part. Columns carry their module; per-module points
+and the weighted course total are grading/course_total.py's.
 """
 
 import csv
@@ -20,6 +21,7 @@ from django.db.models.functions import Cast
 
 from courses.models import Course, CourseModule, Enrollment, Part
 from courses.selectors import course_students
+from grading.course_total import ModuleColumn, course_percent
 from grading.models import PartProgress, StudentProgress
 
 
@@ -45,6 +47,11 @@ class PartColumn:
     points: float
     max_attempts: int = 0  # the exercise's attempts (0: unlimited)
     part_label: str = ""  # Part.label: the part's short label ("" shows the key)
+    module_id: int = 0
+    module_slug: str = ""
+    module_number: str = ""
+    module_title: str = ""
+    module_weight: float = 1.0  # CourseModule.weight of the module in this course
 
     @property
     def label(self) -> str:
@@ -102,6 +109,19 @@ class GradebookRow:
             (self.cells[c.id].best_score or 0.0) * c.points for c in columns if c.id in self.cells
         )
 
+    def module_earned(self, columns: list[PartColumn]) -> dict[int, float]:
+        """Points earned per module id over `columns` (every module of the columns present)."""
+        earned = dict.fromkeys((c.module_id for c in columns), 0.0)
+        for c in columns:
+            cell = self.cells.get(c.id)
+            if cell is not None:
+                earned[c.module_id] += (cell.best_score or 0.0) * c.points
+        return earned
+
+    def course_percent(self, columns: list[PartColumn]) -> float | None:
+        """The weighted course total in percent over `columns` (grading/course_total.py)."""
+        return course_percent(self.module_earned(columns), module_columns(columns))
+
     @property
     def attempts(self) -> int:
         return sum(c.attempts for c in self.cells.values())
@@ -124,23 +144,51 @@ class Gradebook:
     def total_points(self) -> float:
         return sum(c.points for c in self.columns)
 
+    @property
+    def modules(self) -> list[ModuleColumn]:
+        return module_columns(self.columns)
 
-def gradebook_columns(*, course: Course) -> list[PartColumn]:
+
+def module_columns(columns: list[PartColumn]) -> list[ModuleColumn]:
+    """The modules of `columns` in their order, each with its weight and points."""
+    points: dict[int, float] = {}
+    first: dict[int, PartColumn] = {}
+    for c in columns:
+        first.setdefault(c.module_id, c)
+        points[c.module_id] = points.get(c.module_id, 0.0) + c.points
+    return [ModuleColumn(module_id=m, slug=c.module_slug, number=c.module_number,
+                         title=c.module_title, weight=c.module_weight, points=points[m])
+            for m, c in first.items()]
+
+
+def gradebook_columns(*, course: Course, module_id: int | None = None,
+                      released_at: datetime | None = None) -> list[PartColumn]:
     """The active parts of every module the course runs: the modules in the course's order
-    (CourseModule.order), then each module's exercises and parts in their order. One query."""
-    place = (CourseModule.objects
-             .filter(course_id=course.pk, module_id=OuterRef("exercise__module_id"))
-             .values("order")[:1])
+    (CourseModule.order), then each module's exercises and parts in their order. One query.
+
+    `module_id` keeps one module of the course (another module's id gives no columns);
+    `released_at` only the modules released by then (what a student may see)."""
+    links = CourseModule.objects.filter(course_id=course.pk,
+                                        module_id=OuterRef("exercise__module_id"))
+    modules = (course.module_ids() if released_at is None
+               else course.released_module_ids(released_at))
     parts = (
         Part.objects.active()
-        .filter(exercise__module_id__in=course.module_ids(), exercise__archived_at__isnull=True)
-        .select_related("exercise")
-        .annotate(module_place=Subquery(place))
+        .filter(exercise__module_id__in=modules, exercise__archived_at__isnull=True)
+        .select_related("exercise__module")
+        .annotate(module_place=Subquery(links.values("order")[:1]),
+                  module_weight=Subquery(links.values("weight")[:1]))
         .order_by("module_place", "exercise__module_id", "exercise__order", "order")
     )
+    if module_id is not None:
+        parts = parts.filter(exercise__module_id=module_id)
     return [PartColumn(id=p.pk, exercise_id=p.exercise_id, exercise_slug=p.exercise.slug,
                        exercise_title=p.exercise.title, key=p.key, points=p.points,
-                       max_attempts=p.exercise.max_attempts, part_label=p.label)
+                       max_attempts=p.exercise.max_attempts, part_label=p.label,
+                       module_id=p.exercise.module_id, module_slug=p.exercise.module.slug,
+                       module_number=p.exercise.module.number,
+                       module_title=p.exercise.module.title,
+                       module_weight=p.module_weight if p.module_weight is not None else 1.0)
             for p in parts]
 
 
@@ -171,9 +219,11 @@ ROW_COLUMNS = ("user_id", "user__username", "user__first_name", "user__last_name
                "user__email", "group", "external_id")
 
 
-def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]]) -> list[GradebookRow]:
+def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]],
+                   part_ids: list[int] | None = None) -> list[GradebookRow]:
     """Gradebook rows, in order, for `students` (tuples of ROW_COLUMNS), their cells read
-    from the kept progress rows: one query for the lot."""
+    from the kept progress rows: one query for the lot. `part_ids` keeps only those parts'
+    cells (a filtered gradebook's attempts and last activity are of its columns)."""
     rows = {
         user_id: GradebookRow(
             student_id=user_id, username=username,
@@ -182,11 +232,13 @@ def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]]) -> li
         )
         for user_id, username, first, last, email, group_label, external_id in students
     }
-    if not rows:
-        return []
+    if not rows or part_ids == []:
+        return list(rows.values())
+    cells = PartProgress.objects.filter(course=course, student_id__in=list(rows))
+    if part_ids is not None:
+        cells = cells.filter(part_id__in=part_ids)
     cells = (
-        PartProgress.objects.filter(course=course, student_id__in=list(rows))
-        .filter(Q(submissions__gt=0) | Q(overridden=True))
+        cells.filter(Q(submissions__gt=0) | Q(overridden=True))
         # As text: the cells are many and drivers convert timestamps slowly (about 10 us
         # each with psycopg); ISO text of one time zone sorts in time order.
         .values_list("student_id", "part_id", "best_score", "attempts", "pending",
@@ -207,7 +259,7 @@ def gradebook_rows(*, course: Course, students: Iterable[tuple[Any, ...]]) -> li
 def gradebook(
     *, course: Course, updated_since: datetime | None = None, student: User | None = None,
     group: str | None = None, search: str | None = None, after: int | None = None,
-    limit: int | None = None,
+    limit: int | None = None, module_id: int | None = None, released_at: datetime | None = None,
 ) -> Gradebook:
     """The course's gradebook: active students, their best score and attempts per part.
 
@@ -219,6 +271,7 @@ def gradebook(
 
     With `limit`, one keyset page instead: at most `limit` students with an id above
     `after` (if given), ordered by id, so pages stay stable while answers come in.
+    `module_id` and `released_at` narrow the columns as `gradebook_columns` documents.
     """
     enrollments = gradebook_students(course=course, updated_since=updated_since,
                                      student=student, group=group, search=search)
@@ -226,8 +279,10 @@ def gradebook(
         if after is not None:
             enrollments = enrollments.filter(user_id__gt=after)
         enrollments = enrollments.order_by("user_id")[:limit]
-    columns = gradebook_columns(course=course)
-    rows = gradebook_rows(course=course, students=enrollments.values_list(*ROW_COLUMNS))
+    columns = gradebook_columns(course=course, module_id=module_id, released_at=released_at)
+    rows = gradebook_rows(course=course, students=enrollments.values_list(*ROW_COLUMNS),
+                          part_ids=None if module_id is None and released_at is None
+                          else [c.id for c in columns])
     return Gradebook(course=course, columns=columns, rows=rows)
 
 
@@ -303,14 +358,31 @@ def gradebook_csv_rows(columns: list[PartColumn],
     """CSV rows (header first) of gradebook `rows` over `columns`, consumed lazily (so
     `gradebook_iter` streams in constant memory)."""
     total_points = f"{sum(c.points for c in columns):g}"
-    yield [csv_safe(c) for c in ("username", "name", "email", "external_id", "group",
-                                 *[c.key_label for c in columns], "total", "out_of")]
+    modules = module_columns(columns)
+    yield [csv_safe(c) for c in csv_header(columns, modules)]
     for row in rows:
         scores = []
         for column in columns:
             cell = row.cells.get(column.id)
             scores.append("" if cell is None or cell.best_score is None
                           else f"{cell.best_score * column.points:g}")
+        earned = row.module_earned(columns)
         yield [csv_safe(row.username), csv_safe(row.name), csv_safe(row.email),
                csv_safe(row.external_id), csv_safe(row.group), *scores,
-               f"{row.earned(columns):g}", total_points]
+               *csv_course_total(earned, modules), f"{row.earned(columns):g}", total_points]
+
+
+def csv_header(columns: list[PartColumn], modules: list[ModuleColumn]) -> list[str]:
+    """The gradebook CSV's header: the student, a column per part, the points earned per
+    module ("<module slug> points"), the weighted "course_percent", then "total" (points)
+    and "out_of" (kept last, as before modules had weights)."""
+    return ["username", "name", "email", "external_id", "group",
+            *[c.key_label for c in columns], *[f"{m.slug} points" for m in modules],
+            "course_percent", "total", "out_of"]
+
+
+def csv_course_total(earned: dict[int, float], modules: list[ModuleColumn]) -> list[str]:
+    """A row's per-module points and weighted course percent, as the CSV prints them."""
+    percent = course_percent(earned, modules)
+    return [*[f"{earned.get(m.module_id, 0.0):g}" for m in modules],
+            "" if percent is None else f"{percent:.2f}"]

@@ -18,12 +18,14 @@ from courses.models import Course
 from grading.gradebook import (
     ROW_COLUMNS,
     PartColumn,
+    csv_course_total,
     csv_safe,
     csv_text,
     db_datetime,
     gradebook_columns,
     gradebook_csv_rows,
     gradebook_students,
+    module_columns,
     raw_rows,
 )
 from grading.models import PartProgress, Submission
@@ -39,14 +41,15 @@ SUBMISSION_HEADER = [
 ]
 
 
-def gradebook_csv(*, course: Course, group: str = "") -> Iterator[str]:
+def gradebook_csv(*, course: Course, group: str = "", module_id: int | None = None) -> Iterator[str]:
     """The course gradebook as CSV text (header first; overrides applied), streamed in
     constant memory: students through a server-side cursor, their scores a batch at a time.
+    With `module_id`, that module's columns only (its points and percent as the course total).
 
     The same text as `csv_text(gradebook_csv_rows(columns, gradebook_iter(...)))`, without
     building a GradebookRow and a PartCell per student and cell: each batch reads only the
     (student, part, score) triples it prints and yields its lines as one string."""
-    columns = gradebook_columns(course=course)
+    columns = gradebook_columns(course=course, module_id=module_id)
     yield from csv_text(gradebook_csv_rows(columns, []))  # the header
     students = gradebook_students(course=course, group=group or None).values_list(*ROW_COLUMNS)
     batch: list[tuple[Any, ...]] = []
@@ -69,7 +72,8 @@ def _gradebook_lines(course: Course, columns: list[PartColumn],
              .values_list("student_id", "part_id", "best_score").order_by())
     for student_id, part_id, best in raw_rows(cells):
         scores[student_id][part_id] = best
-    points = [(c.id, c.points) for c in columns]
+    points = [(c.id, c.points, c.module_id) for c in columns]
+    modules = module_columns(columns)
     total_points = f"{sum(c.points for c in columns):g}"
     out = io.StringIO()
     writer = csv.writer(out)
@@ -78,14 +82,16 @@ def _gradebook_lines(course: Course, columns: list[PartColumn],
         row = [csv_safe(username), csv_safe(f"{first} {last}".strip() or username),
                csv_safe(email), csv_safe(external_id), csv_safe(group_label)]
         earned = 0.0
-        for part_id, weight in points:
+        per_module = dict.fromkeys((m.module_id for m in modules), 0.0)
+        for part_id, weight, module_id in points:
             if part_id not in mine:
                 row.append("")
                 continue
             best = mine[part_id]
             row.append("" if best is None else f"{best * weight:g}")
             earned += (best or 0.0) * weight
-        row += [f"{earned:g}", total_points]
+            per_module[module_id] += (best or 0.0) * weight
+        row += [*csv_course_total(per_module, modules), f"{earned:g}", total_points]
         writer.writerow(row)
     return out.getvalue()
 

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Count, F, QuerySet, Sum, Value
-from django.db.models.functions import Floor, TruncDate
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce, Floor, TruncDate
 from django.utils import timezone
 
 from courses.models import Course
 from courses.selectors import course_students
-from grading.gradebook import gradebook_columns
+from grading.course_total import ModuleColumn, course_percent, explanation
+from grading.gradebook import gradebook_columns, module_columns
 from grading.models import PartProgress, StudentProgress
 from instructor.charts import histogram_svg, line_svg
 
@@ -30,6 +31,18 @@ class Overview:
     completion_pct: float  # of all (student, part) pairs solved
     score_chart: str  # SVG
     completion_chart: str  # SVG
+    module_means: list["ModuleMean"]
+    explanation: str  # how the course total is computed (grading/course_total.py)
+
+    @property
+    def modules(self) -> list[ModuleColumn]:
+        return [m.module for m in self.module_means]
+
+
+@dataclass(frozen=True)
+class ModuleMean:
+    module: ModuleColumn
+    mean_pct: float | None  # the class's mean share of the module's points
 
 
 def score_distribution(percentages: list[float], bins: int = BINS) -> list[int]:
@@ -81,15 +94,63 @@ def _score_bins(course: Course, students: QuerySet[Any, Any], total: float,
     return (counts if total else [0] * BINS), earned, waiting
 
 
-def course_overview(*, course: Course) -> Overview:
-    """Class size, mean score, answers awaiting review, and the score-distribution and
-    completion-over-time charts, from aggregates over the kept progress rows. Five queries
-    whatever the size of the class, and no row per student read."""
-    columns = gradebook_columns(course=course)
+def _module_sums(course: Course, students: QuerySet[Any, Any],
+                 part_ids: list[int]) -> tuple[dict[int, float], int]:
+    """Points earned by `students` per module id on `part_ids`, and their answers awaiting
+    review there: one aggregate."""
+    rows = (PartProgress.objects.filter(course=course, student_id__in=students, part_id__in=part_ids)
+            .values("part__exercise__module_id")
+            .annotate(earned=Sum(Coalesce(F("best_score"), Value(0.0)) * F("part__points")),
+                      waiting=Sum("awaiting_review"))
+            .order_by())
+    earned = {row["part__exercise__module_id"]: row["earned"] or 0.0 for row in rows}
+    return earned, sum(row["waiting"] or 0 for row in rows)
+
+
+def _module_bins(course: Course, part_ids: list[int], total: float) -> list[int]:
+    """`score_distribution` of every student's share of the points of `part_ids` (one
+    module), binned in the database: one aggregate."""
+    counts = [0] * BINS
+    if not total:
+        return counts
+    points = Subquery(
+        PartProgress.objects.filter(course=course, student_id=OuterRef("user_id"),
+                                    part_id__in=part_ids)
+        .values("student_id")
+        .annotate(points=Sum(Coalesce(F("best_score"), Value(0.0)) * F("part__points")))
+        .values("points"))
+    binned = (course_students(course=course).annotate(points=Coalesce(points, Value(0.0)))
+              .annotate(bin=Floor(F("points") * BINS / total)).values("bin")
+              .annotate(n=Count("id")).order_by())
+    for row in binned:
+        counts[min(BINS - 1, max(0, int(row["bin"])))] += row["n"]
+    return counts
+
+
+def course_overview(*, course: Course, module_id: int | None = None) -> Overview:
+    """Class size, mean score, answers awaiting review, the class's mean per module and the
+    score-distribution and completion-over-time charts, from aggregates over the kept
+    progress rows. Four queries whatever the size of the class (five for a course of several
+    modules: the points per module), and no row per student read.
+
+    The mean score is the mean weighted course total (grading/course_total.py); the score
+    distribution is of points over the course's points. With `module_id`, all of it is of
+    that module's parts only."""
+    columns = gradebook_columns(course=course, module_id=module_id)
     total = sum(c.points for c in columns)
+    modules = module_columns(columns)
     students = course_students(course=course).values("user_id")
     size = students.count()
-    counts, earned, waiting = _score_bins(course, students, total, size)
+    ids = [c.id for c in columns]
+    if module_id is None:
+        counts, earned, waiting = _score_bins(course, students, total, size)
+        # One module: its points are the course's (no aggregate per module needed).
+        per_module = ({modules[0].module_id: earned} if len(modules) == 1
+                      else _module_sums(course, students, ids)[0])
+    else:
+        per_module, waiting = _module_sums(course, students, ids)
+        counts = _module_bins(course, ids, total)
+    means = {m: earned / size for m, earned in per_module.items()} if size else {}
     zone = timezone.get_current_timezone()
     per_day = (PartProgress.objects.filter(course=course, student_id__in=students,
                                            part_id__in=[c.id for c in columns],
@@ -101,7 +162,7 @@ def course_overview(*, course: Course) -> Overview:
     labels = [f"{10 * i}" for i in range(BINS)]
     return Overview(
         course=course, students=size, parts=len(columns), total_points=total,
-        mean_pct=100.0 * earned / total / size if total and size else None,
+        mean_pct=course_percent(means, modules) if size else None,
         awaiting_review=waiting,
         completion_pct=100.0 * sum(days.values()) / pairs if pairs else 0.0,
         score_chart=histogram_svg(counts=counts, labels=labels,
@@ -109,4 +170,7 @@ def course_overview(*, course: Course) -> Overview:
         completion_chart=line_svg(points=completion_series_counted(days, pairs),
                                   title="Completion over time",
                                   y_label="% of answers solved"),
+        module_means=[ModuleMean(module=m, mean_pct=100.0 * means.get(m.module_id, 0.0) / m.points
+                                 if size and m.points else None) for m in modules],
+        explanation=explanation(modules),
     )

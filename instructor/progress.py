@@ -4,12 +4,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F, FilteredRelation, Q, QuerySet, Sum, Value
+from django.db.models import Count, F, FilteredRelation, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Concat, Lower, NullIf, Trim
 
 from core.pagination import KnownCountPaginator
 from courses.models import Course, Enrollment
 from courses.selectors import course_students
+from grading.course_total import ModuleColumn, explanation
 from grading.gradebook import (
     ROW_COLUMNS,
     CellState,
@@ -19,6 +20,7 @@ from grading.gradebook import (
     gradebook_columns,
     gradebook_rows,
     gradebook_students,
+    module_columns,
 )
 from grading.models import PartProgress
 
@@ -61,10 +63,16 @@ class MatrixRow:
     attempts: int
     last_activity: datetime | None
     cells: list[MatrixCell]
+    module_points: list[float]  # points earned per module, in ProgressPage.modules' order
+    course_percent: float | None  # the weighted course total (grading/course_total.py)
 
     @property
     def total_text(self) -> str:
         return points_text(self.total)
+
+    @property
+    def module_texts(self) -> list[str]:
+        return [points_text(p) for p in self.module_points]
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,7 @@ class ProgressPage:
     group: str
     search: str
     groups: list[str]
+    modules: list[ModuleColumn]
 
     @property
     def headers(self) -> list[tuple[str, str]]:
@@ -99,6 +108,28 @@ class ProgressPage:
         return [("name", "Student"), ("group", "Group"),
                 *[(f"part-{c.id}", c.label) for c in self.columns],
                 ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
+
+    @property
+    def split_modules(self) -> bool:
+        """Whether the matrix shows points per module (more than one module shown)."""
+        return len(self.modules) > 1
+
+    @property
+    def width(self) -> int:
+        """How many columns the matrix has."""
+        return len(self.headers) + 1 + (len(self.modules) if self.split_modules else 0)
+
+    @property
+    def module_groups(self) -> list[tuple[ModuleColumn, int]]:
+        """The modules over the part columns, with how many columns each spans."""
+        spans: dict[int, int] = {}
+        for c in self.columns:
+            spans[c.module_id] = spans.get(c.module_id, 0) + 1
+        return [(m, spans[m.module_id]) for m in self.modules]
+
+    @property
+    def explanation(self) -> str:
+        return explanation(self.modules)
 
 
 _EMPTY = PartCell()
@@ -138,16 +169,28 @@ def _order(sort: str, descending: bool) -> list[Any]:
     return [*keys, *ties]
 
 
-def _annotated(enrollments: QuerySet[Enrollment], course: Course, sort: str) -> QuerySet[Enrollment]:
+def _annotated(enrollments: QuerySet[Enrollment], course: Course, sort: str,
+               part_ids: list[int] | None = None) -> QuerySet[Enrollment]:
     """The enrolments with the sort keys: joined (LEFT) to the student's course totals, and
-    for a part sort to their progress on that part; the name as the matrix shows it."""
+    for a part sort to their progress on that part; the name as the matrix shows it. With
+    `part_ids` (one module shown), "total" sorts by the points earned on those parts."""
     name = Lower(Coalesce(NullIf(Trim(Concat("user__first_name", Value(" "), "user__last_name")),
                                  Value("")), "user__username"))
+    total: Any = F("totals__total")
+    if part_ids == []:
+        total = Value(0.0)
+    elif part_ids is not None:
+        total = Subquery(
+            PartProgress.objects
+            .filter(course=course, student_id=OuterRef("user_id"), part_id__in=part_ids)
+            .values("student_id")
+            .annotate(points=Sum(Coalesce(F("best_score"), Value(0.0)) * F("part__points")))
+            .values("points"))
     rows = enrollments.annotate(
         totals=FilteredRelation("user__course_progress",
                                 condition=Q(user__course_progress__course=course)),
         sort_name=name,
-        sort_total=Coalesce(F("totals__total"), Value(0.0)),
+        sort_total=Coalesce(total, Value(0.0)),
         sort_attempts=Coalesce(F("totals__attempts"), Value(0)),
         sort_last=F("totals__last_activity"),
     )
@@ -218,16 +261,21 @@ def matrix_cell(row: GradebookRow, column: PartColumn) -> MatrixCell:
     )
 
 
-def _matrix_row(row: GradebookRow, columns: list[PartColumn]) -> MatrixRow:
+def _matrix_row(row: GradebookRow, columns: list[PartColumn],
+                modules: list[ModuleColumn]) -> MatrixRow:
     cells = [matrix_cell(row, column) for column in columns]
+    earned = row.module_earned(columns)
     return MatrixRow(student_id=row.student_id, username=row.username, name=row.name,
                      group=row.group, total=row.earned(columns), attempts=row.attempts,
-                     last_activity=row.last_activity, cells=cells)
+                     last_activity=row.last_activity, cells=cells,
+                     module_points=[earned.get(m.module_id, 0.0) for m in modules],
+                     course_percent=row.course_percent(columns))
 
 
 def class_progress(
     *, course: Course, group: str = "", search: str = "", sort: str = "name",
     descending: bool = False, page: int = 1, per_page: int = PER_PAGE,
+    module_id: int | None = None,
 ) -> ProgressPage:
     """One page of the progress matrix, with totals per part over every matching student.
 
@@ -236,25 +284,31 @@ def class_progress(
     key sorts by name). `page` is clamped to the pages there are. Sorting, paging and the
     totals run in the database over the kept progress rows: six queries, and work that
     grows with the page, not the class (the count and the totals are aggregates).
+
+    `module_id` shows one module's parts (its points are then the totals and the "total"
+    sort; attempts and last activity are of that module). Rows carry the points per module
+    and the weighted course total over the parts shown.
     """
-    columns = gradebook_columns(course=course)
+    columns = gradebook_columns(course=course, module_id=module_id)
+    part_ids = None if module_id is None else [c.id for c in columns]
+    modules = module_columns(columns)
     sort = valid_sort(sort, columns)
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     enrollments = gradebook_students(course=course, group=group or None, search=search or None)
-    ordered = _annotated(enrollments, course, sort).order_by(*_order(sort, descending))
+    ordered = _annotated(enrollments, course, sort, part_ids).order_by(*_order(sort, descending))
     # Counted without the sort's joins.
     shown = KnownCountPaginator(ordered.values_list(*ROW_COLUMNS), per_page,
                                 count=enrollments.count()).get_page(page)
-    rows = gradebook_rows(course=course, students=list(shown))
+    rows = gradebook_rows(course=course, students=list(shown), part_ids=part_ids)
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")
         .values_list("group", flat=True).distinct()
     )
     return ProgressPage(
         course=course, columns=columns,
-        rows=[_matrix_row(row, columns) for row in rows],
+        rows=[_matrix_row(row, columns, modules) for row in rows],
         part_totals=_part_totals(course, columns, enrollments),
         total_points=sum(c.points for c in columns), students=shown.paginator.count,
         page=shown.number, pages=shown.paginator.num_pages, per_page=per_page, sort=sort,
-        descending=descending, group=group, search=search, groups=groups,
+        descending=descending, group=group, search=search, groups=groups, modules=modules,
     )

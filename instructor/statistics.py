@@ -302,11 +302,12 @@ def _statistics(course: Course, group: str, columns: list[PartColumn],
     return result
 
 
-def question_statistics(*, course: Course, group: str = "") -> list[PartStatistics]:
+def question_statistics(*, course: Course, group: str = "",
+                        module_id: int | None = None) -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
-    its three commonest wrong answers and its score and attempt distributions. Seven queries
-    whatever the size of the class."""
-    return _statistics(course, group, gradebook_columns(course=course),
+    its three commonest wrong answers and its score and attempt distributions (`module_id`:
+    of that module's parts only). Seven queries whatever the size of the class."""
+    return _statistics(course, group, gradebook_columns(course=course, module_id=module_id),
                        _wrong_answer_groups(course, group, top=TOP_WRONG_ANSWERS),
                        TOP_WRONG_ANSWERS)
 

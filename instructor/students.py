@@ -9,7 +9,8 @@ from django.db.models import Prefetch
 from courses.models import Course, Enrollment
 from courses.selectors import course_exercises, student_enrollment_get
 from grading.answer_display import AnswerView, answer_views
-from grading.gradebook import GradebookRow, PartColumn, gradebook
+from grading.course_total import ModuleColumn, explanation
+from grading.gradebook import GradebookRow, PartColumn, gradebook, module_columns
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
 from grading.variant_assignment import default_variant_students, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
@@ -42,6 +43,21 @@ class StudentDetail:
     @property
     def earned(self) -> float:
         return self.row.earned(self.columns)
+
+    @property
+    def course_percent(self) -> float | None:
+        """The weighted course total (grading/course_total.py)."""
+        return self.row.course_percent(self.columns)
+
+    @property
+    def module_totals(self) -> list[tuple[ModuleColumn, float]]:
+        """Each module with the points the student earned in it (shown for several)."""
+        earned = self.row.module_earned(self.columns)
+        return [(m, earned.get(m.module_id, 0.0)) for m in module_columns(self.columns)]
+
+    @property
+    def explanation(self) -> str:
+        return explanation(module_columns(self.columns))
 
     @property
     def grades(self) -> list[tuple[PartColumn, MatrixCell]]:

@@ -51,6 +51,7 @@ from instructor.forms import (
 )
 from instructor.labs import labs_overview
 from instructor.misconceptions import misconception_profile
+from instructor.module_filter import ModuleFilter, module_filter
 from instructor.overview import course_overview
 from instructor.progress import PER_PAGE, class_progress
 from instructor.review_queue import review_queue
@@ -79,6 +80,11 @@ def _page(request: HttpRequest, access: StaffAccess, template: str, nav: str,
                   {"access": access, "course": access.course, "nav": nav, **context})
 
 
+def _modules(request: HttpRequest, access: StaffAccess) -> ModuleFilter:
+    """The module chosen with `?module=<slug>` (none: every module)."""
+    return module_filter(course=access.course, slug=request.GET.get("module", "").strip()[:100])
+
+
 def _errors(request: HttpRequest, form: Any) -> None:
     for field, problems in form.errors.items():
         label = "" if field == "__all__" else f"{field}: "
@@ -103,33 +109,44 @@ def _submit(request: HttpRequest, form: Any, act: Callable[[dict[str, Any]], obj
 @require_GET
 @staff_view
 def overview(request: HttpRequest, access: StaffAccess) -> HttpResponse:
-    return _page(request, access, "overview.html", "overview",
-                 overview=course_overview(course=access.course))
+    modules = _modules(request, access)
+    return _page(request, access, "overview.html", "overview", modules=modules,
+                 overview=course_overview(course=access.course, module_id=modules.module_id))
 
 
 @require_GET
 @staff_view
 def matrix(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    modules = _modules(request, access)
     progress = class_progress(
+        module_id=modules.module_id,
         course=access.course, group=request.GET.get("group", "").strip(),
         search=request.GET.get("q", "").strip()[:100], sort=request.GET.get("sort", "name"),
         descending=request.GET.get("desc") == "1", page=int_param(request.GET.get("page")),
         per_page=int_param(request.GET.get("per_page"), PER_PAGE),
     )
-    filters = urlencode({k: v for k, v in (("group", progress.group), ("q", progress.search)) if v})
-    base_query = f"{filters}&" if filters else ""
+    filters = urlencode({k: v for k, v in (("group", progress.group), ("q", progress.search))
+                         if v})
+    keep = f"{filters}&" if filters else ""  # what the module links keep
+    base_query = keep + modules.query
     page_query = (f"{base_query}sort={progress.sort}&" + ("desc=1&" if progress.descending else "")
                   + f"per_page={progress.per_page}&")
-    return _page(request, access, "matrix.html", "matrix", progress=progress,
-                 base_query=base_query, page_query=page_query)
+    csv_query = urlencode({k: v for k, v in (("group", progress.group),
+                                             ("module", modules.slug)) if v})
+    return _page(request, access, "matrix.html", "matrix", progress=progress, modules=modules,
+                 keep=keep, base_query=base_query, page_query=page_query, csv_query=csv_query)
 
 
 @require_GET
 @staff_view
 def statistics(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     group = request.GET.get("group", "").strip()
+    modules = _modules(request, access)
+    keep = f"{urlencode({'group': group})}&" if group else ""
     return _page(request, access, "statistics.html", "statistics", group=group,
-                 statistics=question_statistics(course=access.course, group=group))
+                 modules=modules, keep=keep,
+                 statistics=question_statistics(course=access.course, group=group,
+                                                module_id=modules.module_id))
 
 
 @require_GET
@@ -266,8 +283,10 @@ def _csv_response(lines: Any, filename: str) -> StreamingHttpResponse:
 @staff_view
 def gradebook_csv(request: HttpRequest, access: StaffAccess) -> StreamingHttpResponse:
     group = request.GET.get("group", "").strip()
-    lines = exports.gradebook_csv(course=access.course, group=group)
-    return _csv_response(lines, f"{access.course.slug}-gradebook.csv")
+    modules = _modules(request, access)
+    lines = exports.gradebook_csv(course=access.course, group=group, module_id=modules.module_id)
+    suffix = f"-{modules.slug}" if modules.selected else ""
+    return _csv_response(lines, f"{access.course.slug}{suffix}-gradebook.csv")
 
 
 @require_GET

@@ -4,75 +4,105 @@ LMS administrator pastes, and which origins may frame the tool."""
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from django.db.models import Q, Sum
+from django.db.models import OuterRef, Q, Subquery, Sum
 from django.urls import reverse
+from django.utils import timezone
 from lti_tool.models import LtiRegistration
 
-from courses.models import Course, Exercise, Lab, Section
+from courses.models import Course, CourseModule, Exercise, Lab, Section
+from courses.page_links import course_links, course_url
 from lti.models import ResourceTarget
 
 
 def target_path(*, course: Course, target: ResourceTarget | None) -> str:
-    """The student page a resource link opens in `course`: the lab's page, or the module page
-    at the exercise or section (the module page when the target is gone or unset)."""
-    module_url = reverse("course-module", kwargs={"course_slug": course.slug})
+    """The student page a resource link opens in `course`: the lab's page, or the page of the
+    exercise's or section's module at it (courses.page_links), whichever of the course's
+    modules holds it (the course page when the target is gone, unset, or not in a module the
+    course runs)."""
+    course_page = course_url(course.slug)
     if target is None or target.content_uuid is None:
-        return module_url
+        return course_page
+    modules = course.module_ids()
     if target.kind == ResourceTarget.Kind.LAB:
-        lab = Lab.objects.active().filter(uuid=target.content_uuid).only("slug").first()
+        lab = (Lab.objects.active().filter(uuid=target.content_uuid, module_id__in=modules)
+               .only("slug").first())
         if lab is not None:
             return reverse("lab", kwargs={"course_slug": course.slug, "lab_slug": lab.slug})
     elif target.kind == ResourceTarget.Kind.EXERCISE:
-        slug = (Exercise.objects.active().filter(uuid=target.content_uuid)
-                .values_list("slug", flat=True).first())
-        if slug:
-            return f"{module_url}#exercise-{slug}"
+        exercise = (Exercise.objects.active()
+                    .filter(uuid=target.content_uuid, module_id__in=modules)
+                    .values_list("slug", "module_id").first())
+        if exercise:
+            links = course_links(course, student_at=timezone.now())
+            return links.exercise(exercise[1], exercise[0])
     elif target.kind == ResourceTarget.Kind.SECTION:
-        number = (Section.objects.active().filter(uuid=target.content_uuid)
-                  .values_list("number", flat=True).first())
-        if number:
-            return f"{module_url}#s-{number}"
-    return module_url
+        section = (Section.objects.active()
+                   .filter(uuid=target.content_uuid, module_id__in=modules)
+                   .values_list("number", "module_id").first())
+        if section:
+            links = course_links(course, student_at=timezone.now())
+            return links.section(section[1], section[0])
+    return course_page
 
 
 @dataclass(frozen=True)
 class PickerItem:
     """One thing an instructor can add to the LMS course: `value` is `kind:uuid`;
-    `points` is the maximum score (exercises only, None otherwise)."""
+    `points` is the maximum score (exercises only, None otherwise); `module` the slug of the
+    module holding it."""
 
     kind: str
     uuid: str
     title: str
     points: float | None
     section: str
+    module: str = ""
 
     @property
     def value(self) -> str:
         return f"{self.kind}:{self.uuid}"
 
 
+def _place(course: Course) -> Subquery:
+    """An item's module's place in the course (CourseModule.order)."""
+    return Subquery(CourseModule.objects.filter(course_id=course.pk,
+                                                module_id=OuterRef("module_id"))
+                    .values("order")[:1])
+
+
 def picker_items(*, course: Course) -> list[PickerItem]:
-    """The module's sections, exercises (with their points) and labs, in reading order, in
-    three queries."""
-    module = course.module_ids()  # every module the course runs (a subquery)
+    """Every module the course runs, in the course's order, each followed by its sections,
+    exercises (with their points) and labs in reading order; three queries."""
+    modules = course.module_ids()  # a subquery
     items: list[PickerItem] = []
-    sections = list(Section.objects.active().filter(module_id__in=module)
-                    .order_by("module__number", "order"))
-    exercises = (Exercise.objects.active().filter(module_id__in=module).select_related("section")
+    sections = list(Section.objects.active().filter(module_id__in=modules)
+                    .select_related("module").annotate(place=_place(course))
+                    .order_by("place", "module_id", "order"))
+    exercises = (Exercise.objects.active().filter(module_id__in=modules)
+                 .select_related("section", "module")
                  .annotate(points=Sum("parts__points", filter=Q(parts__archived_at__isnull=True)))
                  .order_by("order"))
-    labs = Lab.objects.active().filter(module_id__in=module).select_related("section").order_by("order")
+    labs = (Lab.objects.active().filter(module_id__in=modules).select_related("section", "module")
+            .order_by("order"))
     by_section: dict[int, list[PickerItem]] = {s.pk: [] for s in sections}
     for exercise in exercises:
         by_section.setdefault(exercise.section_id, []).append(PickerItem(
             ResourceTarget.Kind.EXERCISE, str(exercise.uuid), exercise.title,
-            float(exercise.points or 0), exercise.section.number))
+            float(exercise.points or 0), exercise.section.number, exercise.module.slug))
     for lab in labs:
         by_section.setdefault(lab.section_id, []).append(PickerItem(
-            ResourceTarget.Kind.LAB, str(lab.uuid), lab.title, None, lab.section.number))
+            ResourceTarget.Kind.LAB, str(lab.uuid), lab.title, None, lab.section.number,
+            lab.module.slug))
+    module_id = None
     for section in sections:
+        module = section.module
+        if module.pk != module_id:
+            module_id = module.pk
+            items.append(PickerItem(ResourceTarget.Kind.MODULE, str(module.uuid),
+                                    f"{module.number}: {module.title}", None, "", module.slug))
         items.append(PickerItem(ResourceTarget.Kind.SECTION, str(section.uuid),
-                                f"{section.number} {section.title}", None, section.number))
+                                f"{section.number} {section.title}", None, section.number,
+                                module.slug))
         items.extend(by_section.get(section.pk, []))
     return items
 

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -17,11 +18,22 @@ from django.db.models import Count, F, Prefetch
 from django.http import Http404
 from django.utils import timezone
 
-from courses.models import Course, CourseModule, Enrollment, Exercise, Figure, Lab, Part, Section
+from courses.models import (
+    Course,
+    CourseModule,
+    Enrollment,
+    Exercise,
+    Figure,
+    Lab,
+    Module,
+    Part,
+    Section,
+)
+from courses.page_links import CourseLinks, course_links_from, course_url
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
 from grading.deadlines import DeadlineStatus, deadline_statuses
-from grading.models import Submission
+from grading.models import DeadlinePolicy, Submission
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import matrix_shape, public_spec
 from grading.services import AttemptState, attempt_state_from
@@ -225,25 +237,123 @@ class SectionView:
 
 
 @dataclass(frozen=True)
+class CoursePlan:
+    """A member's course with the modules it runs, in the course's order (each with its
+    module), and the links into its pages."""
+
+    enrollment: Enrollment
+    course_modules: list[CourseModule]
+
+    @property
+    def course(self) -> Course:
+        return self.enrollment.course
+
+    @property
+    def several(self) -> bool:
+        """Whether the course runs several modules (a page each, and an overview)."""
+        return len(self.course_modules) > 1
+
+    @property
+    def links(self) -> CourseLinks:
+        return course_links_from(self.course.slug, self.course_modules)
+
+    def open_to_user(self, course_module: CourseModule, at: datetime) -> bool:
+        """Whether the member may open the module: staff always, students once released."""
+        return self.enrollment.is_staff_role or course_module.released(at)
+
+
+def course_plan_for_user(*, user: User | AnonymousUser, course_slug: str) -> CoursePlan:
+    """The user's course and the modules it runs, in two queries; Http404 when the user is
+    not an active member."""
+    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    rows = list(CourseModule.objects.filter(course_id=enrollment.course_id)
+                .select_related("module").order_by("order", "pk"))
+    return CoursePlan(enrollment=enrollment, course_modules=rows)
+
+
+@dataclass(frozen=True)
+class ModuleNav:
+    """The way between the module pages of a course of several modules: the previous and
+    next module (a URL, or None when it is not open to the user yet) and the course page."""
+
+    course_url: str
+    previous: CourseModule | None = None
+    previous_url: str | None = None
+    next: CourseModule | None = None
+    next_url: str | None = None
+
+
+@dataclass(frozen=True)
 class ModulePage:
     """Everything the module page shows for one student."""
 
     enrollment: Enrollment
     sections: list[SectionView]
     exercises: list[ExerciseView] = field(default_factory=list)
+    #: the module shown on its own page (None: the course page of a course of one module,
+    #: showing every module open to the user)
+    course_module: CourseModule | None = None
+    nav: ModuleNav | None = None  # on the module pages of a course of several modules
 
     @property
     def course(self) -> Course:
         return self.enrollment.course
 
+    @property
+    def module(self) -> Module:
+        """The module the page is about (the course's first on its course page)."""
+        return self.course_module.module if self.course_module else self.course.module
+
+
+@dataclass(frozen=True)
+class ModuleProgress:
+    """One module of a course as the course's card lists it for the user."""
+
+    course_module: CourseModule
+    #: the module's page, or None while it is not open to the user (a student, before its
+    #: release date)
+    url: str | None
+    progress: SectionProgress
+    sections: list[tuple[Section, SectionProgress]]
+    #: the user's soonest deadline in the module that has not closed and is not the module's
+    #: due date (an exercise's own deadline, an extension): exercise and status
+    next_deadline: tuple[Exercise, DeadlineStatus] | None = None
+    released: bool = True  # False before its release date (staff may still open it)
+
+    @property
+    def module(self) -> Module:
+        return self.course_module.module
+
+    @property
+    def is_open(self) -> bool:
+        return self.url is not None
+
+    @property
+    def opens_at(self) -> datetime | None:
+        return self.course_module.release_at
+
+    @property
+    def due_at(self) -> datetime | None:
+        """The module's default due date in the course (CourseModule.due_at)."""
+        return self.course_module.due_at
+
+    @property
+    def weight(self) -> float:
+        return self.course_module.weight
+
 
 @dataclass(frozen=True)
 class CourseProgress:
     course: Course
-    sections: list[tuple[Section, SectionProgress]]
+    sections: list[tuple[Section, SectionProgress]]  # of every module open to the user
     role: str = Enrollment.Role.STUDENT  # the user's role in the course
-    #: the exercises with a deadline for the user, soonest first, and whether each closed
-    deadlines: list[tuple[Exercise, DeadlineStatus, bool]] = field(default_factory=list)
+    #: the exercises with a deadline for the user, soonest first: exercise, status, whether
+    #: it closed, and the link to it on its module's page
+    deadlines: list[tuple[Exercise, DeadlineStatus, bool, str]] = field(default_factory=list)
+    #: the modules the course runs, in order
+    modules: list[ModuleProgress] = field(default_factory=list)
+    #: the course's deadline policy (its time zone shows the modules' dates)
+    policy: DeadlinePolicy | None = None
 
     @property
     def role_label(self) -> str:
@@ -253,6 +363,15 @@ class CourseProgress:
     def is_staff(self) -> bool:
         """Instructors and TAs, who get a link to the course's dashboard."""
         return self.role in (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+
+    @property
+    def several(self) -> bool:
+        return len(self.modules) > 1
+
+    @property
+    def unequal_weights(self) -> bool:
+        """Whether the course weighs its modules differently (the weights are then shown)."""
+        return len({m.weight for m in self.modules}) > 1
 
 
 def _options(spec: dict[str, Any]) -> list[tuple[str, str]]:
@@ -319,37 +438,71 @@ def _progress(parts: Iterable[PartView]) -> SectionProgress:
     )
 
 
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
-                            notices: Mapping[int, str] | None = None) -> ModulePage:
-    """The module of `course_slug` for a member: sections, figures, labs, exercises and the
-    user's own submissions, attempts left and predictions, in a constant number of queries
-    whatever the number of parts and answers. `notices`: {part id: why the last answer sent
-    to it was refused}, shown at those parts.
+def _opens_notice(course_module: CourseModule) -> str:
+    when = course_module.release_at
+    return f"This module opens on {when:%d %B %Y}." if when else "This module is not open yet."
 
-    Raises Http404 when the user is not an active member of the course.
+
+def _module_nav(plan: CoursePlan, shown: CourseModule, at: datetime) -> ModuleNav:
+    rows = plan.course_modules
+    index = next(i for i, cm in enumerate(rows) if cm.pk == shown.pk)
+    links = plan.links
+    previous = rows[index - 1] if index > 0 else None
+    following = rows[index + 1] if index + 1 < len(rows) else None
+
+    def url(cm: CourseModule | None) -> str | None:
+        return links.module(cm.module_id) if cm and plan.open_to_user(cm, at) else None
+    return ModuleNav(course_url=course_url(plan.course.slug), previous=previous,
+                     previous_url=url(previous), next=following, next_url=url(following))
+
+
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+                            notices: Mapping[int, str] | None = None,
+                            module_slug: str | None = None,
+                            plan: CoursePlan | None = None) -> ModulePage:
+    """The modules of `course_slug` open to a member (students: those released by now; staff:
+    all), or with `module_slug` that one module only: sections, figures, labs, exercises and
+    the user's own submissions, attempts left and predictions, in a constant number of
+    queries whatever the number of modules, parts and answers. `notices`: {part id: why the
+    last answer sent to it was refused}, shown at those parts. `plan`: the course's
+    `course_plan_for_user`, when the caller has read it (two queries fewer).
+
+    Raises Http404 when the user is not an active member of the course, when the course
+    does not run `module_slug`, or when a student asks for a module not released yet.
     """
     notices = notices or {}
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    plan = plan or course_plan_for_user(user=user, course_slug=course_slug)
+    enrollment = plan.enrollment
     course = enrollment.course
     student = cast(User, user)
-    # Students see the modules released by now; staff see every module of the course.
-    shown = (course.module_ids() if enrollment.is_staff_role
-             else course.released_module_ids(timezone.now()))
-    sections = list(
-        Section.objects.active().filter(module_id__in=shown)
-        .order_by("module__number", "order")
+    now = timezone.now()
+    shown: CourseModule | None = None
+    if module_slug is not None:
+        shown = next((cm for cm in plan.course_modules if cm.module.slug == module_slug), None)
+        if shown is None:
+            raise Http404("No such module in this course.")
+        if not plan.open_to_user(shown, now):
+            raise Http404(_opens_notice(shown))
+        visible = [shown]
+    else:
+        visible = [cm for cm in plan.course_modules if plan.open_to_user(cm, now)]
+    position = {cm.module_id: i for i, cm in enumerate(visible)}
+    sections = sorted(
+        Section.objects.active().filter(module_id__in=list(position))
+        .order_by("order")
         .prefetch_related(
             Prefetch("figures", queryset=Figure.objects.active().order_by("number")),
             Prefetch("labs", queryset=Lab.objects.active().order_by("order")),
             Prefetch("exercises", queryset=Exercise.objects.active().order_by("order")
                      .prefetch_related(Prefetch("parts", queryset=Part.objects.active()
                                                 .order_by("order")))),
-        )
-    )
+        ),
+        key=lambda section: position[section.module_id])  # in the course's module order
+    own_work = Submission.objects.filter(student=student, course=course)
+    if shown is not None:
+        own_work = own_work.filter(part__exercise__module_id=shown.module_id)
     history: dict[int, list[Submission]] = defaultdict(list)
-    for submission in Submission.objects.filter(student=student, course=course).order_by(
-        "created_at", "id"
-    ):
+    for submission in own_work.order_by("created_at", "id"):
         history[submission.part_id].append(submission)
     runs: dict[int, LabRun] = {}
     for run in LabRun.objects.filter(requester=student, course=course, submission__isnull=False) \
@@ -361,7 +514,6 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
     )
 
     statuses = deadline_statuses(student=student, course=course)
-    now = timezone.now()
     section_views: list[SectionView] = []
     exercises: list[ExerciseView] = []
     for section in sections:
@@ -391,28 +543,37 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
             progress=_progress(p for e in (*predictions, *own) for p in e.parts),
         ))
     exercises.sort(key=lambda e: (e.exercise.order, e.exercise.pk))
-    return ModulePage(enrollment=enrollment, sections=section_views, exercises=exercises)
+    return ModulePage(enrollment=enrollment, sections=section_views, exercises=exercises,
+                      course_module=shown,
+                      nav=_module_nav(plan, shown, now) if shown and plan.several else None)
 
 
-def course_progress_for_student(*, user: User | AnonymousUser) -> list[CourseProgress]:
-    """Each active course of `user` with the user's role in it, its module's sections and
-    the user's progress in each (parts answered and solved), in five queries whatever the
-    number of courses, plus one per course the user studies in (their deadlines there, with
-    their extensions and the course's policy; two when it has some)."""
-    courses = list(course_list_for_user(user=user).annotate(user_role=F("enrollments__role")))
-    runs: dict[int, set[int]] = defaultdict(set)  # course id -> the modules the user sees
+def course_progress_for_student(*, user: User | AnonymousUser,
+                                course_slug: str | None = None) -> list[CourseProgress]:
+    """Each active course of `user` (or with `course_slug` that course only) with the user's
+    role in it, the modules it runs in order (each with its progress, due date, the user's
+    soonest open deadline in it and its page, or none for a student before its release), the
+    sections of the modules open to the user and the user's progress in each (parts
+    answered and solved). Five queries whatever the number of courses and modules, plus one
+    per course the user studies in (their deadlines there, with their extensions and the
+    course's policy; two when it has some)."""
+    mine = course_list_for_user(user=user).select_related("deadline_policy")
+    if course_slug is not None:
+        mine = mine.filter(slug=course_slug)
+    courses = list(mine.annotate(user_role=F("enrollments__role")))
     staff = {c.pk for c in courses
              if getattr(c, "user_role", Enrollment.Role.STUDENT) != Enrollment.Role.STUDENT}
     now = timezone.now()
-    for course_id, run_module_id, release_at in CourseModule.objects.filter(
-            course__in=courses).values_list("course_id", "module_id", "release_at"):
-        if course_id in staff or release_at is None or release_at <= now:
-            runs[course_id].add(run_module_id)  # students: released modules only
-    module_ids = set().union(*runs.values()) if runs else set()
-    sections = list(Section.objects.active().filter(module_id__in=module_ids)
+    runs: dict[int, list[CourseModule]] = defaultdict(list)  # course id -> its modules, in order
+    for link in CourseModule.objects.filter(course__in=courses).select_related("module") \
+            .order_by("course_id", "order", "pk"):
+        runs[link.course_id].append(link)
+    open_ids = {cm.module_id for course in courses for cm in runs[course.pk]
+                if course.pk in staff or cm.released(now)}
+    sections = list(Section.objects.active().filter(module_id__in=open_ids)
                     .order_by("module__number", "order"))
     parts = list(
-        Part.objects.active().filter(exercise__module_id__in=module_ids,
+        Part.objects.active().filter(exercise__module_id__in=open_ids,
                                      exercise__archived_at__isnull=True)
         .values_list("pk", "exercise__section_id")
     )
@@ -424,25 +585,48 @@ def course_progress_for_student(*, user: User | AnonymousUser) -> list[CoursePro
 
     result = []
     for course in courses:
-        rows = []
-        for section in (s for s in sections if s.module_id in runs[course.pk]):
+        role = getattr(course, "user_role", Enrollment.Role.STUDENT)
+        links = course_links_from(course.slug, runs[course.pk])
+        policy = getattr(course, "deadline_policy", None) or DeadlinePolicy(course=course)
+        open_here = {cm.module_id for cm in runs[course.pk]
+                     if course.pk in staff or cm.released(now)}
+
+        def counted(section: Section, course: Course = course) -> SectionProgress:
             ids = [pk for pk, section_id in parts if section_id == section.pk]
-            rows.append((section, SectionProgress(
+            return SectionProgress(
                 total=len(ids),
                 answered=sum(1 for pk in ids if outcomes.get((course.pk, pk))),
                 solved=sum(1 for pk in ids
-                           if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])),
-            )))
-        role = getattr(course, "user_role", Enrollment.Role.STUDENT)
-        dated: list[tuple[Exercise, DeadlineStatus, bool]] = []
+                           if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])))
+
+        dated: list[tuple[Exercise, DeadlineStatus, bool, str]] = []
         if role == Enrollment.Role.STUDENT:
             statuses = deadline_statuses(student=cast(User, user), course=course)
             titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
-            now = timezone.now()
-            dated = sorted(((titles[pk], st, st.closed(now)) for pk, st in statuses.items()
-                            if pk in titles and titles[pk].module_id in runs[course.pk]),
+            dated = sorted(((titles[pk], st, st.closed(now),
+                             links.exercise(titles[pk].module_id, titles[pk].slug))
+                            for pk, st in statuses.items()
+                            if pk in titles and titles[pk].module_id in open_here),
                            key=lambda item: (item[2], item[1].due_at))
-        result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated))
+        rows: list[tuple[Section, SectionProgress]] = []
+        modules: list[ModuleProgress] = []
+        for cm in runs[course.pk]:
+            is_open = cm.module_id in open_here
+            own = [(section, counted(section)) for section in sections
+                   if section.module_id == cm.module_id] if is_open else []
+            rows.extend(own)
+            # the module's own due date is shown already: an earlier or later date is news
+            soonest = next(((e, st) for e, st, closed, _ in dated
+                            if not closed and e.module_id == cm.module_id
+                            and st.due_at != cm.due_at), None)
+            modules.append(ModuleProgress(
+                course_module=cm, url=links.module(cm.module_id) if is_open else None,
+                progress=SectionProgress(total=sum(p.total for _, p in own),
+                                         answered=sum(p.answered for _, p in own),
+                                         solved=sum(p.solved for _, p in own)),
+                sections=own, next_deadline=soonest, released=cm.released(now)))
+        result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated,
+                                     modules=modules, policy=policy))
     return result
 
 

@@ -1,22 +1,47 @@
-"""REST API: the course, its module, sections and exercises (students see their own variant)."""
+"""REST API: the course, its modules, sections and exercises (students see their own variant
+and only the modules released to them)."""
 
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import STUDENT_VARIANT, CourseAccess, acting_student, principal_of
+from api.access import (
+    STUDENT_VARIANT,
+    CourseAccess,
+    acting_student,
+    principal_of,
+    visible_module_ids,
+)
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import id_field
-from courses.models import Course, Exercise, Section
+from courses.models import Course, CourseModule, Exercise, Section
 from courses.selectors import course_exercises, course_list_for_user
 from grading.public_spec import public_spec
 from grading.variant_assignment import Variant, default_variant, variant_for
+
+
+def _module_place(course: Course) -> Subquery:
+    """An item's module's place in the course (CourseModule.order), for ordering."""
+    return Subquery(CourseModule.objects.filter(course_id=course.pk,
+                                                module_id=OuterRef("module_id"))
+                    .values("order")[:1])
+
+
+class ModuleQuery(serializers.Serializer):
+    module = serializers.SlugField(required=False, help_text="only the items of this module (slug)")
+
+
+def _of_module(view: ApiView, items: QuerySet[Any, Any]) -> QuerySet[Any, Any]:
+    """`items` narrowed to `?module=<slug>` if given."""
+    slug = view.query(ModuleQuery).get("module")
+    return items.filter(module__slug=slug) if slug else items
 
 
 def exercise_representation(exercise: Exercise, access: CourseAccess,
@@ -30,7 +55,9 @@ def exercise_representation(exercise: Exercise, access: CourseAccess,
                         if whose is not None else default_variant(exercise=exercise))
     data: dict[str, Any] = {
         "uuid": str(exercise.uuid), "slug": exercise.slug, "kind": exercise.kind,
-        "title": exercise.title, "section": exercise.section.number, "order": exercise.order,
+        "title": exercise.title, "module": exercise.module.slug,
+        "module_number": exercise.module.number, "section": exercise.section.number,
+        "order": exercise.order,
         "max_attempts": exercise.max_attempts, "penalty": exercise.penalty,
         "prompt": variant.prompt(exercise.prompt),
         "parts": [
@@ -49,7 +76,7 @@ def exercise_representation(exercise: Exercise, access: CourseAccess,
     return data
 
 
-class ExerciseQuery(serializers.Serializer):
+class ExerciseQuery(ModuleQuery):
     student = id_field(required=False, help_text=STUDENT_VARIANT)
 
 
@@ -109,15 +136,81 @@ class ModuleDetailApi(ApiView):
         intro = serializers.CharField()
         references = serializers.JSONField()
 
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(responses=OutputSerializer, deprecated=True)
     def get(self, request: Request, course_slug: str) -> Response:
-        """The course's module (Markdown text)."""
+        """The course's first module (Markdown text). Deprecated: a course runs several
+        modules; read them with `modules/`."""
         access = self.access(course_slug)
         return Response(self.OutputSerializer(access.course.module).data)
 
 
+class ModuleItem(serializers.Serializer):
+    slug = serializers.CharField()
+    number = serializers.CharField(required=False)
+    title = serializers.CharField()
+
+
+class ModuleOutput(serializers.Serializer):
+    uuid = serializers.UUIDField()
+    slug = serializers.CharField()
+    number = serializers.CharField()
+    title = serializers.CharField()
+    intro = serializers.CharField(help_text="Markdown with LaTeX")
+    references = serializers.JSONField()
+    order = serializers.IntegerField(help_text="the module's place in the course, from 0")
+    release_at = serializers.DateTimeField(allow_null=True,
+                                           help_text="students see the module from then (null: now)")
+    due_at = serializers.DateTimeField(
+        allow_null=True, help_text="due date of its exercises that have no deadline of their own")
+    weight = serializers.FloatField(help_text="its weight in the course total")
+    sections = ModuleItem(many=True)
+    exercises = ModuleItem(many=True)
+    sections_url = serializers.CharField(help_text="its sections: sections/?module=<slug>")
+    exercises_url = serializers.CharField(help_text="its exercises: exercises/?module=<slug>")
+
+
+def module_representation(link: CourseModule, request: Request) -> dict[str, Any]:
+    """One module of the course with its place, dates, weight and its items' slugs."""
+    module = link.module
+    slug = {"course_slug": link.course.slug}
+    sections = request.build_absolute_uri(reverse("api-sections", kwargs=slug))
+    exercises = request.build_absolute_uri(reverse("api-exercises", kwargs=slug))
+    return {
+        "uuid": module.uuid, "slug": module.slug, "number": module.number,
+        "title": module.title, "intro": module.intro, "references": module.references,
+        "order": link.order, "release_at": link.release_at, "due_at": link.due_at,
+        "weight": link.weight,
+        "sections": [{"slug": s.slug, "number": s.number, "title": s.title}
+                     for s in module.sections.all()],
+        "exercises": [{"slug": e.slug, "title": e.title} for e in module.exercises.all()],
+        "sections_url": f"{sections}?module={module.slug}",
+        "exercises_url": f"{exercises}?module={module.slug}",
+    }
+
+
+class ModuleListApi(ApiView):
+    @extend_schema(responses=ModuleOutput(many=True))
+    def get(self, request: Request, course_slug: str) -> Response:
+        """The modules the course runs, in order, each with its release and due dates, its
+        weight in the course total, and its sections and exercises (a student sees only the
+        modules released to them). Three queries."""
+        access = self.access(course_slug)
+        links = (CourseModule.objects.filter(course=access.course,
+                                             module_id__in=visible_module_ids(access))
+                 .select_related("module", "course").order_by("order", "pk")
+                 .prefetch_related(
+                     Prefetch("module__sections",
+                              queryset=Section.objects.active().order_by("order")),
+                     Prefetch("module__exercises",
+                              queryset=Exercise.objects.active().order_by("order"))))
+        return self.paginated(request, [module_representation(link, request) for link in links],
+                              ModuleOutput)
+
+
 class SectionSummary(serializers.Serializer):
     uuid = serializers.UUIDField()
+    module = serializers.CharField(source="module.slug")
+    module_number = serializers.CharField(source="module.number")
     number = serializers.CharField()
     slug = serializers.CharField()
     title = serializers.CharField()
@@ -125,12 +218,14 @@ class SectionSummary(serializers.Serializer):
 
 
 class SectionListApi(ApiView):
-    @extend_schema(responses=SectionSummary(many=True))
+    @extend_schema(parameters=[ModuleQuery], responses=SectionSummary(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
-        """The module's sections in order."""
+        """The sections of the course's modules (of `?module=`), module by module in the
+        course's order."""
         access = self.access(course_slug)
-        sections = Section.objects.active().filter(
-            module_id__in=access.course.module_ids()).order_by("module__number", "order")
+        sections = _of_module(self, Section.objects.active().filter(
+            module_id__in=visible_module_ids(access)).select_related("module")
+            .annotate(place=_module_place(access.course)).order_by("place", "module_id", "order"))
         return self.paginated(request, sections, SectionSummary)
 
 
@@ -142,8 +237,9 @@ class SectionDetailApi(ApiView):
     def get(self, request: Request, course_slug: str, section_slug: str) -> Response:
         """One section with its body."""
         access = self.access(course_slug)
-        section = (Section.objects.active()
-                   .filter(module_id__in=access.course.module_ids(), slug=section_slug).first())
+        section = (Section.objects.active().select_related("module")
+                   .filter(module_id__in=visible_module_ids(access), slug=section_slug)
+                   .annotate(place=_module_place(access.course)).order_by("place").first())
         if section is None:
             raise ApiError(404, "not_found", "No such section.")
         return Response(self.OutputSerializer(section).data)
@@ -163,6 +259,8 @@ class ExerciseOutput(serializers.Serializer):
     slug = serializers.CharField()
     kind = serializers.CharField()
     title = serializers.CharField()
+    module = serializers.CharField(help_text="the slug of the exercise's module")
+    module_number = serializers.CharField()
     section = serializers.CharField()
     order = serializers.IntegerField()
     max_attempts = serializers.IntegerField()
@@ -176,15 +274,26 @@ class ExerciseOutput(serializers.Serializer):
         "staff, with ?student=: the student's parameter values"))
 
 
+def _course_exercises(view: ApiView, access: CourseAccess) -> QuerySet[Exercise]:
+    """`course_exercises` of the modules the caller may read (and `?module=`), in the course's
+    module order."""
+    return _of_module(view, course_exercises(course=access.course)
+                      .filter(module_id__in=visible_module_ids(access))
+                      .select_related("module")
+                      .annotate(place=_module_place(access.course))
+                      .order_by("place", "module_id", "order"))
+
+
 class ExerciseListApi(ApiView):
     @extend_schema(parameters=[ExerciseQuery], responses=ExerciseOutput(many=True))
     def get(self, request: Request, course_slug: str) -> Response:
-        """The module's exercises; a student sees their own variant of each prompt, staff and
-        keys the one of `?student=`."""
+        """The exercises of the course's modules (of `?module=`), module by module; a student
+        sees their own variant of each prompt and only released modules, staff and keys the
+        variant of `?student=`."""
         access = self.access(course_slug)
         for_student = _for_student(self, access)
         exercises = [exercise_representation(e, access, for_student)
-                     for e in course_exercises(course=access.course)]
+                     for e in _course_exercises(self, access)]
         return self.paginated(request, exercises, ExerciseOutput)
 
 
@@ -195,7 +304,7 @@ class ExerciseDetailApi(ApiView):
         the variant of `?student=`."""
         access = self.access(course_slug)
         for_student = _for_student(self, access)
-        exercise = course_exercises(course=access.course).filter(slug=exercise_slug).first()
+        exercise = _course_exercises(self, access).filter(slug=exercise_slug).first()
         if exercise is None:
             raise ApiError(404, "not_found", "No such exercise.")
         return Response(ExerciseOutput(exercise_representation(exercise, access, for_student)).data)

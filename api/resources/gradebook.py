@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers, serializers
@@ -12,6 +13,8 @@ from rest_framework.response import Response
 from api.access import Level, acting_student
 from api.base import ApiView
 from api.renderers import CsvRenderer
+from courses.models import Module
+from grading.course_total import explanation
 from grading.gradebook import Gradebook, csv_text, gradebook, gradebook_csv_lines
 
 
@@ -31,7 +34,11 @@ class GradebookRowOutput(serializers.Serializer):
     email = serializers.CharField(allow_blank=True)
     group = serializers.CharField(allow_blank=True)
     external_id = serializers.CharField(allow_blank=True)
-    earned = serializers.FloatField()
+    earned = serializers.FloatField(help_text="points earned over the columns")
+    modules = serializers.DictField(child=serializers.FloatField(),
+                                    help_text="points earned per module slug")
+    course_percent = serializers.FloatField(
+        allow_null=True, help_text="the weighted course total, 0..100 (see total_formula)")
     last_activity = serializers.DateTimeField(allow_null=True)
     cells = GradebookCellOutput(many=True)
 
@@ -42,11 +49,23 @@ class GradebookColumnOutput(serializers.Serializer):
     exercise_title = serializers.CharField()
     key = serializers.CharField()
     points = serializers.FloatField()
+    module = serializers.CharField(source="module_slug", help_text="the part's module (slug)")
+    module_number = serializers.CharField()
+
+
+class GradebookModuleOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    number = serializers.CharField()
+    title = serializers.CharField()
+    weight = serializers.FloatField(help_text="CourseModule.weight in the course total")
+    points = serializers.FloatField(help_text="the points of the module's columns")
 
 
 class GradebookOutput(serializers.Serializer):
     course = serializers.CharField()
     total_points = serializers.FloatField()
+    modules = GradebookModuleOutput(many=True)
+    total_formula = serializers.CharField(help_text="how course_percent is computed")
     generated_at = serializers.DateTimeField()
     next_updated_since = serializers.DateTimeField(
         help_text="pass as updated_since next time (overlaps a little: rows may repeat, none are missed)")
@@ -64,16 +83,21 @@ def gradebook_representation(book: Gradebook, generated_at: Any,
     from datetime import timedelta
 
     full_page = limit is not None and len(book.rows) == limit
+    slugs = {m.module_id: m.slug for m in book.modules}
     return {
         "next_after": book.rows[-1].student_id if full_page else None,
         "course": book.course.slug,
         "total_points": book.total_points,
+        "modules": book.modules,
+        "total_formula": explanation(book.modules),
         "generated_at": generated_at,
         "next_updated_since": generated_at - timedelta(minutes=1),
         "columns": book.columns,
         "rows": [
             {"student_id": r.student_id, "username": r.username, "name": r.name, "email": r.email,
              "group": r.group, "external_id": r.external_id, "earned": r.earned(book.columns),
+             "modules": {slugs[m]: points for m, points in r.module_earned(book.columns).items()},
+             "course_percent": r.course_percent(book.columns),
              "last_activity": r.last_activity,
              "cells": [{"part_id": part_id, **{name: getattr(cell, name) for name in CELL_FIELDS}}
                        for part_id, cell in r.cells.items()]}
@@ -99,6 +123,7 @@ class UpdatedSince(serializers.Serializer):
     updated_since = serializers.DateTimeField(
         required=False, help_text="only students with a submission graded at or after this time")
     group = serializers.CharField(required=False, max_length=50)
+    module = serializers.SlugField(required=False, help_text="only this module's columns (slug)")
 
 
 class GradebookQuery(UpdatedSince):
@@ -115,6 +140,14 @@ GRADEBOOK_RESPONSES = {
 }
 
 
+def _module_id(filters: dict[str, Any]) -> int | None:
+    """The id of the module `?module=` names (-1, no columns, for an unknown slug)."""
+    slug = filters.get("module")
+    if not slug:
+        return None
+    return Module.objects.filter(slug=slug).values_list("pk", flat=True).first() or -1
+
+
 class GradebookApi(ApiView):
     renderer_classes = [renderers.JSONRenderer, CsvRenderer]
 
@@ -128,7 +161,7 @@ class GradebookApi(ApiView):
         filters = self.query(GradebookQuery)
         book = gradebook(course=access.course, updated_since=filters.get("updated_since"),
                          group=filters.get("group") or None, limit=filters.get("limit"),
-                         after=filters.get("after"))
+                         after=filters.get("after"), module_id=_module_id(filters))
         return gradebook_response(book, request, f"gradebook-{access.course.slug}",
                                   filters.get("limit"))
 
@@ -142,6 +175,8 @@ class StudentGradebookApi(ApiView):
         access = self.access(course_slug)
         filters = self.query(UpdatedSince)
         student = acting_student(access, student_id)
+        # A student's own row leaves out the modules not released yet.
         book = gradebook(course=access.course, student=student,
-                         updated_since=filters.get("updated_since"))
+                         updated_since=filters.get("updated_since"), module_id=_module_id(filters),
+                         released_at=None if access.is_staff else timezone.now())
         return gradebook_response(book, request, f"gradebook-{access.course.slug}-{student.pk}")

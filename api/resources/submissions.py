@@ -9,7 +9,14 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.access import STUDENT_ACTING, STUDENT_FILTER, CourseAccess, acting_for, acting_student
+from api.access import (
+    STUDENT_ACTING,
+    STUDENT_FILTER,
+    CourseAccess,
+    acting_for,
+    acting_student,
+    visible_module_ids,
+)
 from api.base import ApiView
 from api.errors import ApiError
 from api.fields import MAX_ID, id_field
@@ -109,7 +116,8 @@ class SubmissionListApi(ApiView):
         data = serializer.validated_data
         student = acting_for(access, data.get("student"), doing="submit")
         part = (Part.objects.select_related("exercise")
-                .filter(pk=data["part"], exercise__module_id__in=access.course.module_ids()).first())
+                .filter(pk=data["part"], exercise__module_id__in=visible_module_ids(access))
+                .first())  # a student answers only in released modules
         if part is None:
             raise ApiError(400, "invalid", "No such part in this course.", {"part": ["Unknown part."]})
 

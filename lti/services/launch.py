@@ -87,7 +87,8 @@ def _course_slug(context: LtiContext) -> str:
 
 def _course(context: LtiContext, role: str) -> Course | None:
     """The Course the context is; on an instructor's first launch a new course of the
-    module named by LTI_MODULE_SLUG."""
+    module named by LTI_MODULE_SLUG (its first module: the course's other modules come from
+    its content repository or the admin, and its resource links open items of any of them)."""
     link = CourseLink.objects.select_related("course").filter(context=context).first()
     if link is not None:
         return link.course

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from grading.deadlines import DeadlineStatus
+from grading.models import DeadlinePolicy
 
 register = template.Library()
 
@@ -42,3 +43,13 @@ def due_line(status: DeadlineStatus | None, closed: bool = False) -> SafeString:
                            "class){}</p>", _when(status, status.due_at),
                            _when(status, status.course_due_at), late)
     return format_html('<p class="due">Due {}{}</p>', _when(status, status.due_at), late)
+
+
+@register.simple_tag
+def course_time(value: object, policy: DeadlinePolicy | None) -> SafeString:
+    """A date of the course (a module's due or opening date) in its time zone ("" for none)."""
+    if value is None:
+        return SafeString("")
+    policy = policy if policy is not None else DeadlinePolicy()
+    return _when(DeadlineStatus(due_at=None, course_due_at=None, extension_reason=None,
+                                policy=policy), value)

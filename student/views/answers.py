@@ -9,17 +9,31 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from courses.models import Course, Part
+from courses.page_links import course_links
 from grading.answer_form import AnswerForm
 from grading.preview import answer_preview
 from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
-from student.selectors import part_for_student, part_view_for_student, submission_for_student
+from student.selectors import (
+    StudentPart,
+    part_for_student,
+    part_view_for_student,
+    submission_for_student,
+)
 
 
-def _part_url(course_slug: str, part_id: int) -> str:
-    return reverse("course-module", args=[course_slug]) + f"#part-{part_id}"
+def _part_url(course: Course, part: Part, *, staff: bool = False) -> str:
+    """The part on its module's page (the course page while the module is not open to a
+    student, so that a refusal is still shown there)."""
+    links = course_links(course, student_at=None if staff else timezone.now())
+    return links.part(part.exercise.module_id, part.pk)
+
+
+def _target_url(target: StudentPart) -> str:
+    return _part_url(target.course, target.part, staff=target.enrollment.is_staff_role)
 
 
 #: Sent by config/static/grader.js: answer in place, reply with the part's new state only.
@@ -57,7 +71,7 @@ def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpRes
             "part": part, "course": target.course, "exercise": target.part.exercise})
     if notice:
         messages.error(request, notice, extra_tags=f"{PART_TAG}{part_id}")
-    return HttpResponseRedirect(_part_url(course_slug, part_id))
+    return HttpResponseRedirect(_target_url(target))
 
 
 @login_required
@@ -77,7 +91,7 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
     return render(request, "student/preview.html", {
         "course": target.course, "part": target.part, "raw": raw, "preview": preview,
         "question": target.question, "part_prompt": target.part_prompt,
-        "back": _part_url(course_slug, part_id),
+        "back": _target_url(target),
     })
 
 
@@ -89,7 +103,7 @@ def submission_detail(request: HttpRequest, course_slug: str, submission_id: int
                                     submission_id=submission_id)
     return render(request, "student/submission_detail.html", {
         "course": detail.submission.course, "detail": detail, "submission": detail.submission,
-        "back": _part_url(course_slug, detail.submission.part_id),
+        "back": _part_url(detail.submission.course, detail.submission.part),
     })
 
 

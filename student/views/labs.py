@@ -9,8 +9,10 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from courses.page_links import course_links
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
 from labs.services import LabParamsInvalid, LabRunRefused, lab_run_plot, lab_run_request
 from student.lab_forms import LabParamsForm
@@ -38,9 +40,13 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
             status = 409
         else:
             return HttpResponseRedirect(reverse("lab-run", args=[course_slug, run.uuid]))
+    links = course_links(page.enrollment.course, student_at=None
+                         if page.enrollment.is_staff_role else timezone.now())
     return render(request, "student/labs/lab_detail.html", {
         "course": page.enrollment.course, "lab": page.lab, "form": form, "runs": page.runs,
-        "predictions_due": page.predictions_due,
+        "back": links.lab(page.lab.module_id, page.lab.slug),
+        "predictions_due": [(e, links.exercise(e.module_id, e.slug))
+                            for e in page.predictions_due],
     }, status=status)
 
 

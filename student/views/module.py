@@ -1,4 +1,5 @@
-"""Course pages: the home page with a user's courses and progress, and the module page."""
+"""Course pages: the home page with a user's courses and progress, the course page (its
+module, or an overview of its modules) and the page of one module."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -6,9 +7,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from courses.models import Figure
+from courses.models import Enrollment, Figure
 from labs.simulations.word_vectors import PARAMS, WORDS
-from student.selectors import course_progress_for_student, module_page_for_student
+from student.selectors import (
+    CoursePlan,
+    course_plan_for_user,
+    course_progress_for_student,
+    module_page_for_student,
+)
 from student.views.answers import PART_TAG
 
 #: The word pair Figure 5.1 highlights until the student chooses another: the lab's defaults.
@@ -40,14 +46,39 @@ def _revealed(request: HttpRequest) -> set[str]:
 def home(request: HttpRequest) -> HttpResponse:
     """The signed-in user's courses, each with the module's sections and their progress."""
     courses = course_progress_for_student(user=request.user)
-    return render(request, "student/home.html", {"courses": courses})
+    # The link to create a course, for instructors (read from the list: no extra query) and
+    # superusers; other holders of courses.add_course open /courses/new/ directly.
+    creates = request.user.is_superuser or any(
+        cp.role == Enrollment.Role.INSTRUCTOR for cp in courses)
+    return render(request, "student/home.html", {"courses": courses, "creates": creates})
 
 
 @login_required
 @require_GET
 def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
-    """The module of a course, section by section, with the student's own work (404 for a
-    course the user is not in). `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
+    """The course page (404 for a course the user is not in): a course of one module shows
+    that module, section by section, with the student's own work; a course of several
+    modules lists them (progress, due dates, when one opens) with a link to each one's page.
+    `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
+    plan = course_plan_for_user(user=request.user, course_slug=course_slug)
+    if plan.several:
+        (progress,) = course_progress_for_student(user=request.user, course_slug=course_slug)
+        return render(request, "student/course.html", {"cp": progress, "course": plan.course})
+    return _module_response(request, plan=plan)
+
+
+@login_required
+@require_GET
+def module_page(request: HttpRequest, course_slug: str, module_slug: str) -> HttpResponse:
+    """One module of the course, section by section, with the student's own work and the way
+    to the previous and next module; 404 for a module the course does not run and, for a
+    student, for one not released yet (staff see it)."""
+    plan = course_plan_for_user(user=request.user, course_slug=course_slug)
+    return _module_response(request, plan=plan, module_slug=module_slug)
+
+
+def _module_response(request: HttpRequest, *, plan: CoursePlan,
+                     module_slug: str | None = None) -> HttpResponse:
     # Messages about one part (a refused answer) are shown at that part, the rest on top.
     notices: dict[int, str] = {}
     others = []
@@ -57,13 +88,14 @@ def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
             notices[int(tag[len(PART_TAG):])] = str(message)
         else:
             others.append(message)
-    page = module_page_for_student(user=request.user, course_slug=course_slug, notices=notices)
+    page = module_page_for_student(user=request.user, course_slug=plan.course.slug,
+                                   notices=notices, module_slug=module_slug, plan=plan)
     shown = {p.id for s in page.sections for e in (*s.predictions, *s.exercises) for p in e.parts}
     # A refusal about a part the page does not show (a module not open yet) goes on top.
     others.extend(message for part_id, message in notices.items() if part_id not in shown)
     return render(request, "student/module.html", {
         "messages": others,
         "page": page, "enrollment": page.enrollment, "course": page.course,
-        "module": page.course.module, "pair": _pair(request), "row": _row(request),
+        "module": page.module, "pair": _pair(request), "row": _row(request),
         "revealed": _revealed(request),
     })

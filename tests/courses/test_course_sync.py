@@ -12,8 +12,9 @@ from django.conf import settings
 from django.urls import reverse
 
 from courses.course_sync import course_repository_connect, course_sync_archive, course_sync_repository
-from courses.models import ContentSync, Exercise
+from courses.models import ContentSync, CourseModule, Exercise, Part
 from courses.repository import Limits, RepositoryRefused, archive_extract, tree_check, url_check
+from grading.models import Submission
 from tests.factories import EnrollmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -169,6 +170,76 @@ def test_module_of_a_course_where_you_are_not_instructor_is_refused(
     record = course_sync_repository(course=course, user=instructor)
     assert not record.ok
     assert "also used by the course 'rnn-spring'" in record.problems[0]
+
+
+# --- the course's module list ------------------------------------------------------------
+
+
+def _list_modules(repo: Path, *names: str) -> None:
+    for name in names:
+        if not (repo / name).exists():
+            shutil.copytree(SOURCE.parent / name, repo / name)
+    (repo / "course.toml").write_text(
+        "title = \"RNNs\"\nmodules = [" + ", ".join(f'"{n}"' for n in names) + "]\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "modules")
+
+
+def _linked(course) -> list[str]:
+    return list(CourseModule.objects.filter(course=course).order_by("order")
+                .values_list("module__slug", flat=True))
+
+
+def test_sync_links_every_listed_module_in_the_listed_order(
+        course, instructor, repo, local_repos_allowed):
+    course_repository_connect(course=course, user=instructor, url=f"file://{repo}", branch="main")
+    link = CourseModule.objects.get(course=course)
+    link.weight = 2.0
+    link.save()
+    _list_modules(repo, "module-06", "module-05")
+
+    assert course_sync_repository(course=course, user=instructor).ok
+
+    assert _linked(course) == ["module-06", "module-05"]
+    course.refresh_from_db()
+    assert course.module.slug == "module-06"
+    assert CourseModule.objects.get(course=course, module__slug="module-05").weight == 2.0
+
+
+def test_dry_run_links_nothing(course, instructor, repo, local_repos_allowed):
+    course_repository_connect(course=course, user=instructor, url=f"file://{repo}", branch="main")
+    _list_modules(repo, "module-05", "module-06")
+    assert course_sync_repository(course=course, user=instructor, dry_run=True).ok
+    assert _linked(course) == ["module-05"]
+
+
+def test_module_no_longer_listed_is_unlinked_when_nobody_worked_on_it(
+        course, instructor, repo, local_repos_allowed):
+    course_repository_connect(course=course, user=instructor, url=f"file://{repo}", branch="main")
+    _list_modules(repo, "module-05", "module-06")
+    course_sync_repository(course=course, user=instructor)
+    _list_modules(repo, "module-05")
+
+    assert course_sync_repository(course=course, user=instructor).ok
+
+    assert _linked(course) == ["module-05"]
+
+
+def test_module_with_student_work_cannot_be_unlisted(
+        course, instructor, alice, repo, local_repos_allowed):
+    course_repository_connect(course=course, user=instructor, url=f"file://{repo}", branch="main")
+    _list_modules(repo, "module-06", "module-05")
+    course_sync_repository(course=course, user=instructor)
+    part = Part.objects.filter(exercise__module__slug="module-05").first()
+    Submission.objects.create(student=alice, course=course, part=part, raw_answer="1")
+    (repo / "course.toml").write_text('title = "RNNs"\n\nmodules = ["module-06"]\n')
+    _git(repo, "commit", "-qam", "drop module 5")
+
+    record = course_sync_repository(course=course, user=instructor)
+
+    assert not record.ok
+    assert record.problems[0].startswith("course.toml:3: module 'module-05' is no longer listed")
+    assert _linked(course) == ["module-06", "module-05"]
 
 
 # --- archives -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""A module whose release date is in the future (issue 23 item 1): students do not see it
-on their home or course page, and its parts refuse answers with the opening date, storing
-nothing, as a closed deadline does; staff still see it."""
+"""A module whose release date is in the future (issue 23 item 1): students see when it opens
+on their home and course page but cannot open it, and its parts refuse answers with the
+opening date, storing nothing, as a closed deadline does; staff still open it."""
 
 from datetime import timedelta
 from pathlib import Path
@@ -55,13 +55,18 @@ def test_once_released_the_module_takes_answers(course, alice, rename, later):
     assert submission.outcome == "correct"
 
 
-def test_students_do_not_see_an_unreleased_module_staff_do(client, course, alice, irene, rename):
+def test_students_see_when_an_unreleased_module_opens_but_not_its_content(
+        client, course, alice, irene, rename, later):
     client.force_login(alice)
+    page_url = reverse("module-page", args=[course.slug, later.module.slug])
     for name in ("home", "course-module"):
         page = client.get(reverse(name, args=[] if name == "home" else [course.slug]))
         text = page.content.decode()
-        assert "Marking rules" not in text and f"part-{rename.pk}" not in text
-        assert "1.5" in text or "5." in text  # Module 5 is still there
+        assert "Marking rules" in text and "opens" in text  # listed, with its opening date
+        assert page_url not in text and f"part-{rename.pk}" not in text
+        assert reverse("module-page", args=[course.slug, "module-05"]) in text
+    assert client.get(page_url).status_code == 404
     client.force_login(irene)
-    staff_page = client.get(reverse("course-module", args=[course.slug])).content.decode()
-    assert "Marking rules" in staff_page
+    staff_page = client.get(page_url)
+    assert staff_page.status_code == 200 and f"part-{rename.pk}" in staff_page.content.decode()
+    assert page_url in client.get(reverse("course-module", args=[course.slug])).content.decode()

@@ -25,10 +25,12 @@ from courses.models import (
     ContentSync,
     Course,
     CourseInvite,
+    CourseModule,
     Enrollment,
     Exercise,
     Figure,
     Lab,
+    Module,
     Part,
     Section,
 )
@@ -259,6 +261,20 @@ def _live_and_content_pages(client: Client, course: Course, irene: User, world: 
     return problems
 
 
+def _module_pages(client: Client, course: Course, world: dict) -> list[str]:
+    """The course of several modules: its overview and each module's page (with the way
+    between them), for a student; last, as it changes what the course page is."""
+    CourseModule.objects.create(course=course, module=Module.objects.get(slug="module-06"),
+                                order=1, due_at=timezone.now() + timedelta(days=5))
+    problems: list[str] = []
+    client.force_login(world["students"][0])
+    for url in ("/", f"/courses/{course.slug}/",
+                reverse("module-page", args=[course.slug, "module-05"]),
+                reverse("module-page", args=[course.slug, "module-06"])):
+        problems += _check(client, url)
+    return problems
+
+
 def test_no_page_shows_a_stored_payload_as_executable_markup(
     client, course, irene, world, rendered
 ):
@@ -278,6 +294,7 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
         problems += _check(client, reverse("lab", args=[course.slug, world["lab"].slug]))
     problems += _privacy_pages(client, world)
     problems += _live_and_content_pages(client, course, irene, world)
+    problems += _module_pages(client, course, world)
     client.force_login(cast(User, UserFactory(username="lti-admin", is_staff=True,
                                              is_superuser=True)))
     problems += lti_page_problems(admin=client, course=course)

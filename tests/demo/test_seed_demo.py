@@ -105,3 +105,29 @@ def test_seed_demo_builds_a_large_class_with_answers_from_the_module_s_misconcep
     progress_rebuild(course=course)
     assert kept() == before
     assert get_user_model().objects.get(username="student40").check_password(DEMO_PASSWORD)
+
+
+def test_classmates_arrive_with_answers_and_lab_runs_in_both_modules():
+    from grading.models import DefaultVariant, PartProgress, Submission
+    from labs.models import LabRun
+
+    _run("sync_content")
+    output = _run("seed_demo", "--students", "3", "--classmates", "5")
+    course = Course.objects.get()
+    classmates = [f"student{i}" for i in range(4, 9)]
+    assert set(Enrollment.objects.filter(course=course, user__username__in=classmates)
+               .values_list("user__username", flat=True)) == set(classmates)
+    answered = Submission.objects.filter(course=course, student__username__in=classmates)
+    assert answered.count() == 5 * 12
+    assert answered.filter(outcome="correct").exists()
+    assert answered.exclude(misconception="").exists()  # the dashboard's common mistakes
+    assert {"module-05", "module-06"} <= set(answered.values_list(
+        "part__exercise__module__slug", flat=True))
+    assert PartProgress.objects.filter(course=course, student__username__in=classmates).exists()
+    # Their answers were graded with the modules' own numbers, which are theirs too.
+    assert DefaultVariant.objects.filter(course=course,
+                                         student__username__in=classmates).count() == 5
+    runs = LabRun.objects.filter(course=course, status=LabRun.Status.SUCCEEDED)
+    assert runs.exists()
+    assert f"{runs.count()} finished lab runs" in output
+    assert not Submission.objects.filter(course=course, student__username="student1").exists()

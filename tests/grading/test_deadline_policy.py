@@ -115,3 +115,33 @@ def test_tas_grant_extensions_only_where_the_course_allows_it(course, irene, tar
         deadline_set(course=course, exercise_id=bound_part.exercise_id, due_at=later, by=tara)
     with pytest.raises(PermissionDenied):
         _policy(course, tara)
+
+
+def test_the_module_s_due_date_stands_in_for_an_exercise_without_its_own(
+        course, irene, alice, bob, bound_part, django_assert_num_queries):
+    """deadline_statuses (the module page's) agrees with deadline_status (grading's): the
+    course's due date of the module (CourseModule.due_at) counts for every exercise without
+    a deadline of its own; an own deadline and an extension still win."""
+    module_due = datetime(2030, 6, 1, 12, 0, tzinfo=ZoneInfo("UTC"))
+    course.course_modules.update(due_at=module_due)
+    own = datetime(2030, 7, 1, 12, 0, tzinfo=ZoneInfo("UTC"))
+    other = Exercise.objects.get(slug="apply-2-sequential-steps")
+    deadline_set(course=course, exercise_id=other.pk, due_at=own, by=irene)
+    extension_set(course=course, exercise_id=bound_part.exercise_id, student_id=alice.pk,
+                  due_at=module_due + timedelta(days=2), reason="travel", by=irene)
+    with django_assert_num_queries(1):
+        statuses = deadline_statuses(student=alice, course=course)
+    exercises = Exercise.objects.filter(module_id=course.module_id)
+    assert set(statuses) == {e.pk for e in exercises}
+    def seen(status):  # an unsaved default policy equals only itself: compare its rules
+        return (status.due_at, status.course_due_at, status.extension_reason,
+                status.policy.time_zone, status.policy.late)
+
+    for exercise in exercises:
+        assert seen(statuses[exercise.pk]) == seen(deadline_status(
+            student=alice, course=course, exercise=exercise)), exercise.slug
+    assert statuses[other.pk].due_at == own
+    assert (statuses[bound_part.exercise_id].due_at, statuses[bound_part.exercise_id].extended) \
+        == (module_due + timedelta(days=2), True)
+    assert deadline_statuses(student=bob, course=course)[bound_part.exercise_id].due_at \
+        == module_due

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 from lti_tool.models import LtiUser
 
-from courses.models import Course, Enrollment, Exercise, Module
+from courses.models import Course, CourseModule, Enrollment, Exercise, Module
 from lti.models import CourseLink
 from tests.lti.platform import INSTRUCTOR, LEARNER, LaunchSpec, Platform
 
@@ -48,6 +48,22 @@ def test_student_launch_signs_in_and_opens_the_linked_exercise(platform, live_se
     assert 'id="exercise-apply-1-gradient-bound"' in page.text
     student = LtiUser.objects.get(sub="student-7").auth_user
     assert Enrollment.objects.get(course=course, user=student).role == "student"
+
+
+def test_a_launch_opens_an_exercise_of_the_course_s_second_module(platform, live_server):
+    course = _instructor_sets_up(platform)
+    CourseModule.objects.create(course=course, module=Module.objects.get(slug="module-06"),
+                                order=1)
+    exercise = Exercise.objects.active().filter(module__slug="module-06").first()
+    spec = LaunchSpec("student-8", [LEARNER], name="Sue Student", resource_link_id="link-six",
+                      custom={"grader_target": f"exercise:{exercise.uuid}"})
+
+    http, response = platform.launch_over_http(spec)
+
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/courses/{course.slug}/#exercise-{exercise.slug}"
+    assert http.get(live_server.url + response.headers["Location"], timeout=10).status_code == 200
+    assert course.module.slug == "module-05"  # LTI_MODULE_SLUG stays the first module
 
 
 def test_student_in_a_context_no_instructor_set_up_gets_a_clear_page(platform):

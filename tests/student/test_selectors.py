@@ -19,10 +19,11 @@ from student.selectors import (
 
 pytestmark = pytest.mark.django_db
 
-#: enrolment, sections, figures, labs, exercises, parts, submissions, prediction runs, run counts,
-#: deadlines (one query: each with the student's extension and the course's policy)
+#: enrolment, the modules the course runs, sections, figures, labs, exercises, parts,
+#: submissions, prediction runs, run counts, deadlines (one query: each with the student's
+#: extension, the module's due date and the course's policy)
 #: (whether alice has the default variant is cached on her User object by her answers)
-MODULE_PAGE_QUERIES = 10
+MODULE_PAGE_QUERIES = 11
 
 
 def _part(slug: str, key: str) -> Part:
@@ -191,3 +192,85 @@ def test_whether_a_student_has_the_default_variant_is_one_query_per_user_object(
     with django_assert_num_queries(1):
         for exercise in exercises * 3:
             variant_for(student=alice, course=course, exercise=exercise)
+
+
+# --- a course of several modules (issue 23 item 1) -------------------------------------------
+
+@pytest.fixture
+def two_modules(course):
+    """`course` runs Module 5, then Module 6 (not released for two days, due in nine)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from courses.models import CourseModule, Module
+
+    now = timezone.now()
+    return CourseModule.objects.create(
+        course=course, module=Module.objects.get(slug="module-06"), order=1,
+        release_at=now + timedelta(days=2), due_at=now + timedelta(days=9))
+
+
+@pytest.mark.parametrize("attempts", [1, 30])
+def test_one_module_s_page_costs_what_the_course_page_costs(
+        alice, irene, course, two_modules, attempts, django_assert_num_queries):
+    for number in range(attempts):
+        _answer(alice, course, "apply-1-gradient-bound", "bound", f"0.85^({number}")
+    with django_assert_num_queries(MODULE_PAGE_QUERIES):
+        page = module_page_for_student(user=alice, course_slug=course.slug,
+                                       module_slug="module-05")
+    assert {s.section.module_id for s in page.sections} == {course.module_id}
+    assert page.nav is not None and page.nav.next == two_modules and page.nav.next_url is None
+    staff = module_page_for_student(user=irene, course_slug=course.slug, module_slug="module-06")
+    assert [s.section.number for s in staff.sections] == ["6.1", "6.2", "6.3", "6.4"]
+    assert staff.module.slug == "module-06" and staff.nav is not None
+    assert staff.nav.previous_url == f"/courses/{course.slug}/modules/module-05/"
+
+
+def test_a_student_cannot_open_a_module_before_its_release(alice, course, two_modules):
+    with pytest.raises(Http404, match="This module opens on"):
+        module_page_for_student(user=alice, course_slug=course.slug, module_slug="module-06")
+    with pytest.raises(Http404):
+        module_page_for_student(user=alice, course_slug=course.slug, module_slug="module-91")
+
+
+def test_course_progress_lists_each_module_with_its_progress_due_date_and_opening(
+        alice, course, two_modules, django_assert_num_queries):
+    from courses.models import CourseModule
+
+    p = _bound_params(alice, course)
+    _answer(alice, course, "apply-1-gradient-bound", "bound", f"{p['sigma']}^{p['steps']}")
+    # the five, alice's deadlines (Module 6 has a due date) and their exercises
+    with django_assert_num_queries(7):
+        (progress,) = course_progress_for_student(user=alice)
+    five, six = progress.modules
+    assert (five.module.slug, six.module.slug) == ("module-05", "module-06")
+    assert five.url == f"/courses/{course.slug}/modules/module-05/" and five.released
+    assert (five.progress.solved, five.progress.answered) == (1, 1) and five.progress.total > 1
+    assert (six.url, six.released, six.sections) == (None, False, [])
+    assert six.opens_at == two_modules.release_at and six.due_at == two_modules.due_at
+    assert six.next_deadline is None  # Module 6 is not open: its due dates are not listed
+    assert not progress.unequal_weights
+    CourseModule.objects.filter(pk=two_modules.pk).update(release_at=None)
+    (progress,) = course_progress_for_student(user=alice)
+    six = progress.modules[1]
+    assert six.url == f"/courses/{course.slug}/modules/module-06/"
+    assert six.next_deadline is None  # every exercise is due on the module's date, shown
+
+
+def test_the_soonest_own_deadline_of_a_module_is_named(alice, irene, course, two_modules):
+    from datetime import timedelta
+
+    from courses.models import CourseModule, Exercise
+    from grading.deadlines import deadline_set
+
+    CourseModule.objects.filter(pk=two_modules.pk).update(release_at=None)
+    sooner, later = (two_modules.due_at - timedelta(days=d) for d in (3, 1))
+    first, second = Exercise.objects.filter(module=two_modules.module).order_by("order")[:2]
+    deadline_set(course=course, exercise_id=second.pk, due_at=sooner, by=irene)
+    deadline_set(course=course, exercise_id=first.pk, due_at=later, by=irene)
+    (progress,) = course_progress_for_student(user=alice)
+    assert progress.modules[1].next_deadline is not None
+    exercise, status = progress.modules[1].next_deadline
+    assert (exercise, status.due_at) == (second, sooner)
+    assert progress.modules[0].next_deadline is None  # none in Module 5

@@ -16,9 +16,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--students", type=int, default=3, help="demo students (default 3)")
+        parser.add_argument("--classmates", type=int, default=24,
+                            help="students who have already answered and run labs (default 24)")
 
-    def handle(self, *args: Any, students: int, **options: Any) -> None:
+    def handle(self, *args: Any, students: int, classmates: int, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("sync_content")
-        call_command("seed_demo", students=students, if_empty=True)
+        call_command("seed_demo", students=students, classmates=classmates, if_empty=True)

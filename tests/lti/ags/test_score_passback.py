@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from lti_tool.models import LtiLineItem
 
-from courses.models import Part
+from courses.models import CourseModule, Module, Part
 from grading.deadlines import deadline_set, extension_set
 from grading.overrides import grade_override_create
 from grading.reviews import review_create
@@ -298,3 +298,19 @@ def test_a_prediction_graded_from_its_lab_run_sends_its_score(link, course, alic
     assert _deliver_all() == ["sent"]
     [score] = link.platform.scores
     assert score.body["scoreGiven"] > 0 and score.body["gradingProgress"] == "FullyGraded"
+
+
+def test_a_score_in_another_module_of_the_course_goes_to_that_exercise_s_line_item(
+        link, course, alice):
+    CourseModule.objects.create(course=course, module=Module.objects.get(slug="module-06"),
+                                order=1)
+    part = Part.objects.select_related("exercise").get(
+        exercise__slug="multi-head-shapes", answer_type="integer")
+    line_item = link.line_item(part.exercise)
+    submission_create(student=alice, course=course, part=part, raw_answer="12345")
+
+    assert _deliver_all() == ["sent"]
+    [score] = link.platform.scores
+    assert score.line_item == line_item.url
+    assert score.body["scoreMaximum"] == pytest.approx(
+        sum(p.points for p in part.exercise.parts.all()))
