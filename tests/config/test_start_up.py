@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from courses.models import Course
+from grading.models import Submission
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,9 +35,10 @@ def test_bin_run_prepares_in_one_manage_py_process() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_prepare_local_migrates_syncs_and_seeds_once(tmp_path, settings) -> None:
     settings.STATIC_ROOT = tmp_path / "static"
-    call_command("prepare_local", students=2)
+    call_command("prepare_local", students=2, classmates=3)
     assert (tmp_path / "static" / "site.css").exists()
     course = Course.objects.get()
-    assert course.enrollments.filter(role="student").count() == 2
-    call_command("prepare_local", students=2)  # a second start seeds nothing more
+    assert course.enrollments.filter(role="student").count() == 2 + 3
+    assert Submission.objects.filter(course=course, student__username="student3").exists()
+    call_command("prepare_local", students=2, classmates=3)  # a second start seeds nothing
     assert Course.objects.count() == 1

@@ -61,7 +61,8 @@ def test_a_launch_opens_an_exercise_of_the_course_s_second_module(platform, live
     http, response = platform.launch_over_http(spec)
 
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/courses/{course.slug}/#exercise-{exercise.slug}"
+    assert response.headers["Location"] == (
+        f"/courses/{course.slug}/modules/module-06/#exercise-{exercise.slug}")
     assert http.get(live_server.url + response.headers["Location"], timeout=10).status_code == 200
     assert course.module.slug == "module-05"  # LTI_MODULE_SLUG stays the first module
 

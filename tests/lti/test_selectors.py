@@ -97,7 +97,7 @@ def test_targets_in_any_module_of_the_course_open_there(two_modules):
     lab = Lab.objects.active().filter(module__slug="module-06").first()
     page = f"/courses/{two_modules.slug}/"
     assert target_path(course=two_modules, target=_target("exercise", exercise.uuid)) == (
-        f"{page}#exercise-{exercise.slug}")
+        f"{page}modules/module-06/#exercise-{exercise.slug}")  # the module's own page
     assert target_path(course=two_modules, target=_target("lab", lab.uuid)) == (
         f"{page}labs/{lab.slug}/")
 
