@@ -175,8 +175,26 @@ def _row_problem(row: _Row) -> str | None:
     return None
 
 
+def _username_base(email: str) -> str:
+    """The start of a username made from an e-mail address: its local part, cleaned."""
+    return re.sub(r"[^\w.@+-]", "", email.split("@")[0])[:140] or "user"
+
+
+def _usernames_like(bases: list[str]) -> set[str]:
+    """The existing usernames (lower case) that start with one of `bases`, case ignored: the
+    names `_free_username` must not give again (500 bases a query)."""
+    taken: set[str] = set()
+    unique = sorted({b.lower() for b in bases})
+    for start in range(0, len(unique), 500):
+        match = Q()
+        for base in unique[start:start + 500]:
+            match |= Q(username__istartswith=base)
+        taken |= {u.lower() for u in User.objects.filter(match).values_list("username",
+                                                                             flat=True)}
+    return taken
+
+
 def _free_username(base: str, taken: set[str]) -> str:
-    base = re.sub(r"[^\w.@+-]", "", base)[:140] or "user"
     name, n = base, 1
     while name.lower() in taken:
         n += 1
@@ -242,14 +260,15 @@ def people_import(*, course: Course, by: User, text: str, apply: bool,
 
 def _apply_rows(course: Course, rows: list[_Row], found: dict[int, User],
                 report: PeopleImport) -> None:
-    taken = {u.lower() for u in User.objects.filter(
-        username__in=[r.username or r.email.split("@")[0] for r in rows]
-    ).values_list("username", flat=True)} | {u.username.lower() for u in found.values()}
+    taken = _usernames_like([_username_base(r.email) for r in rows
+                             if r.line not in found and not r.username])
+    taken |= {u.username.lower() for u in found.values()}
+    taken |= {r.username.lower() for r in rows if r.username}
     new_users = []
     for row in rows:
         if row.line in found:
             continue
-        username = row.username or _free_username(row.email.split("@")[0], taken)
+        username = row.username or _free_username(_username_base(row.email), taken)
         user = User(username=username, email=row.email, first_name=row.first_name,
                     last_name=row.last_name)
         user.set_unusable_password()

@@ -18,6 +18,7 @@ from courses.figures.checks import (
     optional_label,
     required_problems,
     shown,
+    tables_problems,
     unknown_problems,
 )
 
@@ -32,15 +33,12 @@ _SIDE, _MARGIN = 320, 36
 def problems(data: dict[str, Any]) -> list[Problem]:
     """Everything wrong with an arrows figure's `[data]`."""
     found = [*unknown_problems(data, FIELDS), *required_problems(data, ["vectors"])]
-    vectors = data.get("vectors")
     if "vectors" in data:
-        if not isinstance(vectors, list) or not all(isinstance(v, dict) for v in vectors):
-            found.append(Problem(("vectors",), "'vectors' must be [[data.vectors]] tables"))
-        elif not 1 <= len(vectors) <= MAX_ARROWS:
-            found.append(Problem(("vectors",), f"an arrows figure has 1 to {MAX_ARROWS} "
-                                               f"[[data.vectors]], not {len(vectors)}"))
+        shape = tables_problems(data, "vectors", MAX_ARROWS, "an arrows figure")
+        if shape is not None:
+            found += shape
         else:
-            for index, vector in enumerate(vectors):
+            for index, vector in enumerate(data["vectors"]):
                 found += _vector_problems(vector, ("vectors", index), index)
     return [*found, *decimals_problems(data), *optional_label(data, "x_label"),
             *optional_label(data, "y_label")]

@@ -116,6 +116,19 @@ def unknown_problems(data: Mapping[str, Any], known: Iterable[str],
             for name in sorted(set(data) - allowed)]
 
 
+def tables_problems(data: Mapping[str, Any], name: str, most: int,
+                    figure: str) -> list[Problem] | None:
+    """Problems of the list of `[[data.<name>]]` tables (1 to `most` of them) of `figure`
+    ("an arrows figure"), or None when it is such a list (then check each table)."""
+    tables = data.get(name)
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        return [Problem((name,), f"'{name}' must be [[data.{name}]] tables")]
+    if not 1 <= len(tables) <= most:
+        return [Problem((name,), f"{figure} has 1 to {most} [[data.{name}]], not "
+                                 f"{len(tables)}")]
+    return None
+
+
 def required_problems(data: Mapping[str, Any], names: Iterable[str],
                       keys: tuple[str | int, ...] = (), where: str = "[data]") -> list[Problem]:
     """Every name of `names` missing from `data`."""

@@ -21,6 +21,7 @@ from courses.figures.checks import (
     plural,
     required_problems,
     shown,
+    tables_problems,
     unknown_problems,
 )
 from courses.figures.colours import DASHES, MARKERS, SERIES
@@ -49,15 +50,12 @@ def problems(data: dict[str, Any]) -> list[Problem]:
             count = len(xs)
             if any(b <= a for a, b in pairwise(xs)):
                 found.append(Problem(("x",), "'x' must increase from each value to the next"))
-    series = data.get("series")
     if "series" in data:
-        if not isinstance(series, list) or not all(isinstance(s, dict) for s in series):
-            found.append(Problem(("series",), "'series' must be [[data.series]] tables"))
-        elif not 1 <= len(series) <= MAX_SERIES:
-            found.append(Problem(("series",), f"a line plot has 1 to {MAX_SERIES} "
-                                              f"[[data.series]], not {len(series)}"))
+        shape = tables_problems(data, "series", MAX_SERIES, "a line plot")
+        if shape is not None:
+            found += shape
         else:
-            for index, line in enumerate(series):
+            for index, line in enumerate(data["series"]):
                 found += _series_problems(line, index, count, data.get("log_y") is True)
     return found
 

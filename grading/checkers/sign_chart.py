@@ -34,7 +34,7 @@ from grading.checkers.refs import Number, fraction_params
 from grading.checkers.solving import degree, over_one_denominator
 from grading.checkers.substitution import transform
 
-__all__ = ["MAX_ABS", "MAX_DEGREE", "solve_by_sign_chart"]
+__all__ = ["MAX_ABS", "MAX_DEGREE", "real_roots", "solve_by_sign_chart"]
 
 MAX_DEGREE = 12
 MAX_ABS = 3

@@ -221,3 +221,12 @@ def test_the_people_page_reads_a_page_in_four_queries(course, irene, django_asse
         shown = people_page(course=course, search="s1")
         assert [m.user.username for m in shown.members][:2] == ["s1", "s10"]
     assert shown.counts == {"student": 30, "instructor": 1}
+
+
+def test_a_name_made_from_an_email_skips_every_account_that_has_it(course, irene):
+    UserFactory(username="carol")
+    UserFactory(username="Carol2")
+    report = people_import(course=course, by=irene, apply=True,
+                           text="email\ncarol@uni.example\n")
+    assert report.problems == []
+    assert report.created == ["carol3"]
