@@ -569,8 +569,7 @@ def progress_refresh_many(*, course_id: int, part_id: int, student_ids: Iterable
         for name in PART_FIELDS:
             setattr(row, name, values[name])
         changes.append((before, kinds))
-    if rows:
-        PartProgress.objects.bulk_update(list(rows.values()), list(PART_FIELDS))
+    _rows_save(PartProgress, list(rows.values()), PART_FIELDS)
     students_progress_refresh(course_id=course_id, student_ids=list(rows), create=worked)
     wrong_answer_counts_change_many(course_id=course_id, part_id=part_id, changes=changes)
 
@@ -587,8 +586,7 @@ def students_progress_refresh(*, course_id: int, student_ids: Iterable[int],
     for student_id, values in _student_totals(course_id, list(rows)):
         for name, value in values.items():
             setattr(rows[student_id], name, value)
-    if rows:
-        StudentProgress.objects.bulk_update(list(rows.values()), list(STUDENT_FIELDS))
+    _rows_save(StudentProgress, list(rows.values()), STUDENT_FIELDS)
 
 
 def _rows_locked(model: Any, *, course_id: int, student_ids: list[int],
@@ -606,3 +604,21 @@ def _rows_locked(model: Any, *, course_id: int, student_ids: list[int],
                                    for student_id in sorted(missing)], ignore_conflicts=True)
         found = {row.student_id: row for row in rows.order_by("pk")}
     return found
+
+
+def _rows_save(model: Any, rows: list[Any], fields: tuple[str, ...]) -> None:
+    """Store `fields` of each of `rows` (instances of `model`): one plain UPDATE statement
+    executed for every row at once (Django's bulk_update builds a CASE expression per row
+    and field, which cost 80% of a reveal's time at 100 rows)."""
+    if not rows:
+        return
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    # Only quoted names and placeholders are interpolated; the values are parameters.
+    sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [
+            [column.get_db_prep_save(getattr(row, column.attname), connection)
+             for column in columns] + [row.pk] for row in rows])
