@@ -10,7 +10,7 @@ class EventsConfig(AppConfig):
     def ready(self) -> None:
         from events import personal_data
         from events.outbox import outbox_consumer_register
-        from events.webhooks import webhook_deliveries_record
+        from events.webhooks import webhook_deliveries_record, webhook_deliveries_record_many
 
-        outbox_consumer_register(webhook_deliveries_record)
+        outbox_consumer_register(webhook_deliveries_record, many=webhook_deliveries_record_many)
         personal_data.register()

@@ -90,19 +90,31 @@ def webhook_delivery_list(*, course: Course, status: str | None = None) -> Query
 def webhook_deliveries_record(event: Event) -> int:
     """The outbox consumer: one delivery row per active subscription of the event's course
     to its name, queued after the commit; returns how many. One query when nobody listens."""
-    subscriptions = WebhookSubscription.objects.filter(is_active=True, course_id=event.course_id)
-    targets = [pk for pk, events in subscriptions.values_list("pk", "events") if event.name in events]
-    if not targets:
+    return webhook_deliveries_record_many([event])
+
+
+def webhook_deliveries_record_many(events: list[Event]) -> int:
+    """`webhook_deliveries_record` for many events of one course: one query when nobody
+    listens, two when some subscription takes them, whatever the number of events."""
+    if not events:
         return 0
-    event_id = uuid.uuid4()
+    subscriptions = WebhookSubscription.objects.filter(is_active=True,
+                                                       course_id=events[0].course_id)
+    listeners = list(subscriptions.values_list("pk", "events"))
     now = timezone.now()
-    body = {"id": str(event_id), "type": event.name, "created_at": now.isoformat(),
-            "data": event.payload}
-    rows = WebhookDelivery.objects.bulk_create([
-        WebhookDelivery(subscription_id=pk, event_id=event_id, event=event.name, payload=body,
-                        next_attempt_at=now)
-        for pk in targets
-    ])
+    rows: list[WebhookDelivery] = []
+    for event in events:
+        targets = [pk for pk, names in listeners if event.name in names]
+        if not targets:
+            continue
+        event_id = uuid.uuid4()
+        body = {"id": str(event_id), "type": event.name, "created_at": now.isoformat(),
+                "data": event.payload}
+        rows += [WebhookDelivery(subscription_id=pk, event_id=event_id, event=event.name,
+                                 payload=body, next_attempt_at=now) for pk in targets]
+    if not rows:
+        return 0
+    rows = WebhookDelivery.objects.bulk_create(rows)
     for row in rows:
         task_send_on_commit(DELIVER_TASK, row.pk)
     return len(rows)

@@ -4,7 +4,7 @@ receivers get."""
 from typing import Any
 
 from courses.models import Enrollment
-from events.outbox import event_record
+from events.outbox import Event, event_record
 from grading.models import Submission
 
 SUBMISSION_GRADED = "submission.graded"
@@ -18,6 +18,14 @@ def submission_graded_record(submission: Submission) -> None:
     the transaction that stores the verdict."""
     event_record(name=SUBMISSION_GRADED, course_id=submission.course_id, subject_id=submission.pk,
                  payload=lambda: submission_graded_payload(submission.pk))
+
+
+def submission_graded_event(submission: Submission) -> Event:
+    """The "submission.graded" event of `submission`, for `events.outbox.events_record_many`
+    (which records many at once; `submission_graded_record` records one)."""
+    submission_id = submission.pk
+    return Event(name=SUBMISSION_GRADED, course_id=submission.course_id, subject_id=submission_id,
+                 build_payload=lambda: submission_graded_payload(submission_id))
 
 
 def submission_graded_payload(submission_id: int) -> dict[str, Any]:

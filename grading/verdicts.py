@@ -12,6 +12,7 @@ module writes a submission's verdict fields.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 from typing import Any
 
@@ -19,10 +20,15 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from events.outbox import Event, events_record_many
 from grading.checkers import GRADER_VERSION
-from grading.events import grade_changed_record, submission_graded_record
+from grading.events import (
+    grade_changed_record,
+    submission_graded_event,
+    submission_graded_record,
+)
 from grading.models import PartProgress, Submission
-from grading.progress import progress_refresh, progress_verdict_applied
+from grading.progress import progress_refresh, progress_refresh_many, progress_verdict_applied
 
 #: The fields of a Submission that make its verdict (only this module writes them).
 VERDICT_FIELDS = ("outcome", "score", "feedback", "misconception", "canonical",
@@ -81,31 +87,13 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
     with transaction.atomic(savepoint=False):  # the caller's transaction, no savepoint
         before = (submission.outcome, submission.score)
         now = timezone.now()
-        fields: dict[str, Any] = {"outcome": verdict.outcome, "score": verdict.score,
-                                  "feedback": verdict.feedback,
-                                  "misconception": verdict.misconception, "graded_at": now}
-        if verdict.canonical is not None:
-            fields["canonical"] = verdict.canonical[:2000]
-        if verdict.counts is not None:
-            fields["counts_as_attempt"] = verdict.counts
-        if verdict.answer_key is not None:
-            fields["answer_key"] = verdict.answer_key
-        if verdict.by_grader:
-            fields["grader_version"] = GRADER_VERSION
-        if verdict.grading_failures == ONE_MORE_FAILURE:
-            fields["grading_failures"] = F("grading_failures") + 1
-        elif verdict.grading_failures is not None:
-            fields["grading_failures"] = verdict.grading_failures
+        fields = _stored_fields(verdict, now)
         stored = Submission.objects.filter(pk=submission.pk)
         if only_if_outcome is not None:
             stored = stored.filter(outcome=only_if_outcome)
         if not stored.update(**fields):
             return False
-        for name, value in fields.items():
-            if name == "grading_failures" and not isinstance(value, int):
-                submission.grading_failures += 1
-            else:
-                setattr(submission, name, value)
+        _fields_set(submission, fields)
         if row is not None and latest and part_points is not None:
             progress_verdict_applied(
                 row=row, outcome=verdict.outcome, score=verdict.score,
@@ -117,6 +105,88 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
                              part_id=submission.part_id, row=row)
         _event(submission, why, before)
     return True
+
+
+def verdicts_record_many(*, verdicts: list[tuple[Submission, NewVerdict]], why: Why,
+                         only_if_outcome: str | None = None) -> list[Submission]:
+    """`verdict_record` for many submissions of one course and part at once, each with its
+    verdict: the verdicts stored (one UPDATE per distinct verdict), the progress rows and the
+    students' totals refreshed once (`progress_refresh_many`), the wrong-answer sums moved
+    and the events recorded together, in that order, in the caller's transaction (one is
+    opened if there is none). Submissions whose stored outcome is not `only_if_outcome`
+    (when given) are left unchanged. Returns those stored. A bounded number of queries
+    whatever the number of submissions (for the lecture hall's reveal)."""
+    if not verdicts:
+        return []
+    if len({(s.course_id, s.part_id) for s, _ in verdicts}) > 1:
+        raise ValueError("verdicts_record_many takes submissions of one course and part")
+    with transaction.atomic(savepoint=False):
+        rows = Submission.objects.select_for_update().filter(pk__in=[s.pk for s, _ in verdicts])
+        if only_if_outcome is not None:
+            rows = rows.filter(outcome=only_if_outcome)
+        open_ids = set(rows.values_list("pk", flat=True))
+        now = timezone.now()
+        grouped: dict[NewVerdict, list[Submission]] = {}
+        for submission, verdict in verdicts:
+            if submission.pk in open_ids:
+                grouped.setdefault(verdict, []).append(submission)
+                open_ids.discard(submission.pk)  # the same submission twice: its first verdict
+        stored: list[tuple[Submission, tuple[str, float | None]]] = []
+        for verdict, submissions in grouped.items():
+            fields = _stored_fields(verdict, now)
+            Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(**fields)
+            for submission in submissions:
+                before = (submission.outcome, submission.score)
+                _fields_set(submission, fields)
+                stored.append((submission, before))
+        if not stored:
+            return []
+        order = {s.pk: i for i, (s, _) in enumerate(verdicts)}
+        stored.sort(key=lambda pair: order[pair[0].pk])
+        first = stored[0][0]
+        progress_refresh_many(course_id=first.course_id, part_id=first.part_id,
+                              student_ids=[s.student_id for s, _ in stored])
+        events_record_many([event for submission, before in stored
+                            for event in _events(submission, why, before)])
+    return [submission for submission, _ in stored]
+
+
+def _stored_fields(verdict: NewVerdict, now: datetime) -> dict[str, Any]:
+    """The Submission fields a verdict sets (`grading_failures` maybe an F expression)."""
+    fields: dict[str, Any] = {"outcome": verdict.outcome, "score": verdict.score,
+                              "feedback": verdict.feedback,
+                              "misconception": verdict.misconception, "graded_at": now}
+    if verdict.canonical is not None:
+        fields["canonical"] = verdict.canonical[:2000]
+    if verdict.counts is not None:
+        fields["counts_as_attempt"] = verdict.counts
+    if verdict.answer_key is not None:
+        fields["answer_key"] = verdict.answer_key
+    if verdict.by_grader:
+        fields["grader_version"] = GRADER_VERSION
+    if verdict.grading_failures == ONE_MORE_FAILURE:
+        fields["grading_failures"] = F("grading_failures") + 1
+    elif verdict.grading_failures is not None:
+        fields["grading_failures"] = verdict.grading_failures
+    return fields
+
+
+def _fields_set(submission: Submission, fields: dict[str, Any]) -> None:
+    """The stored `fields` on the in-memory `submission` too."""
+    for name, value in fields.items():
+        if name == "grading_failures" and not isinstance(value, int):
+            submission.grading_failures += 1
+        else:
+            setattr(submission, name, value)
+
+
+def _events(submission: Submission, why: Why, before: tuple[str, float | None]) -> list[Event]:
+    """The events `_event` records for a verdict, for `events_record_many`: the same, except
+    that "grade.changed" (never recorded for `Why.LAB`) is recorded at once."""
+    if why in (Why.ANSWER, Why.LAB) and submission.outcome in GRADED:
+        return [submission_graded_event(submission)]
+    _event(submission, why, before)
+    return []
 
 
 def _event(submission: Submission, why: Why, before: tuple[str, float | None]) -> None:

@@ -67,13 +67,35 @@ def wrong_answer_counts_change(*, course_id: int, part_id: int, before: Mapping[
     when a count falls (forms that reach zero are deleted). Call it last
     in the transaction (the sums' rows stay locked until it commits); rows are written in
     digest order, so two transactions never wait for each other in a circle."""
-    changes: list[tuple[Any, ...]] = []
-    for digest in sorted(set(before) | set(after)):
-        old = before.get(digest, 0)
-        misconception, canonical, new = after.get(digest, ("", "", 0))
-        if old != new:
-            changes.append((course_id, part_id, digest, misconception, canonical, new - old,
-                            int(new > 0) - int(old > 0)))
+    wrong_answer_counts_change_many(course_id=course_id, part_id=part_id,
+                                    changes=[(before, after)])
+
+
+def wrong_answer_counts_change_many(
+        *, course_id: int, part_id: int,
+        changes: Iterable[tuple[Mapping[str, int], Mapping[str, Kind]]]) -> None:
+    """`wrong_answer_counts_change` for many rows of one part at once (`changes`: each row's
+    (before, after)): their differences added up, in the same one or two statements."""
+    summed: dict[str, list[Any]] = {}
+    for before, after in changes:
+        for digest in set(before) | set(after):
+            old = before.get(digest, 0)
+            misconception, canonical, new = after.get(digest, ("", "", 0))
+            if old == new:
+                continue
+            entry = summed.setdefault(digest, [misconception, canonical, 0, 0])
+            if new:  # the text of a form some row still gives
+                entry[0], entry[1] = misconception, canonical
+            entry[2] += new - old
+            entry[3] += int(new > 0) - int(old > 0)
+    changes_rows = [(course_id, part_id, digest, *summed[digest]) for digest in sorted(summed)
+                    if summed[digest][2] or summed[digest][3]]
+    _sums_add(course_id, part_id, changes_rows)
+
+
+def _sums_add(course_id: int, part_id: int, changes: list[tuple[Any, ...]]) -> None:
+    """Add (course, part, digest, misconception, canonical, answers, students) differences
+    of one part to the sums."""
     if not changes:
         return
     table = connection.ops.quote_name(WrongAnswerCount._meta.db_table)

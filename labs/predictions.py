@@ -118,16 +118,29 @@ def predictions_grade_for_run(*, run_id: int) -> int:
     measured = measured_value(run.result, spec["measure"])
     variant = variant_for(student=submission.student, course=submission.course,
                           exercise=submission.part.exercise)
+    verdict = prediction_verdict(spec=spec, raw_answer=submission.raw_answer, measured=measured,
+                                 params=variant.params, submission_id=submission.pk)
+    with transaction.atomic():
+        verdict_record(submission=submission, why=Why.LAB, verdict=verdict,
+                       only_if_outcome=Submission.Outcome.PENDING)
+    return 1
+
+
+def prediction_verdict(*, spec: dict[str, Any], raw_answer: str, measured: Any,
+                       params: dict[str, Any], submission_id: int | None = None) -> NewVerdict:
+    """The verdict of prediction `raw_answer` on a part with `spec`, against what the lab
+    `measured`, in a variant with `params`: the grade and feedback saying both values. A
+    grader crash gives an "error" verdict (one more failure; the recovery sweep grades it
+    again), logged with `submission_id`."""
     try:
-        result = grade(submission.raw_answer, spec_against_measurement(spec, measured),
-                       variant.params)
+        result = grade(raw_answer, spec_against_measurement(spec, measured), params)
     except Exception:  # a grader crash keeps the prediction; the recovery sweep grades it again
-        logger.exception("grader failed on prediction %s", submission.pk)
-        _store(submission, outcome=Submission.Outcome.ERROR, score=None,
-               feedback="Something went wrong while grading your prediction. It is saved and "
-                        "will be graded again.", misconception="", failed=True)
-        return 1
-    predicted = _shown_answer(spec, submission.raw_answer)
+        logger.exception("grader failed on prediction %s", submission_id)
+        return NewVerdict(outcome=Submission.Outcome.ERROR, score=None, misconception="",
+                          feedback="Something went wrong while grading your prediction. It is "
+                                   "saved and will be graded again.",
+                          grading_failures=ONE_MORE_FAILURE)
+    predicted = _shown_answer(spec, raw_answer)
     shown = _shown_answer(spec, measured)
     feedback = f"You predicted: {predicted}. The lab measured: {shown}. "
     if result.misconception:  # the feedback written for this very mistake
@@ -135,9 +148,8 @@ def predictions_grade_for_run(*, run_id: int) -> int:
     else:
         feedback += spec.get("feedback_correct" if result.outcome == "correct" else
                              "feedback_incorrect", "") or result.feedback
-    _store(submission, outcome=result.outcome, score=result.score, feedback=feedback.strip(),
-           misconception=result.misconception or "")
-    return 1
+    return NewVerdict(outcome=result.outcome, score=result.score, feedback=feedback.strip(),
+                      misconception=result.misconception or "", grading_failures=0)
 
 
 def _display(value: Any) -> str:

@@ -1,7 +1,7 @@
 """The reveal: after Run, the lab runs on a worker and every locked prediction of the room
-is graded against what it measured, through labs/predictions.py's grading path (each
-prediction gets its run: the class's run reused, or its own variant's run), then each
-phone is sent its own verdict.
+is graded against what it measured: against the class's run, a hundred at a time in one
+transaction (labs/prediction_batches.py), or each against its own variant's run through
+labs/predictions.py; then each phone is sent its own verdict.
 
 Called by the Celery task `live.tasks.live_reveal_task` with the session id; safe to run
 again after a crash (graded predictions are skipped, the final update is conditional).
@@ -20,6 +20,7 @@ from grading.models import Submission
 from grading.overrides import grade_override_create
 from grading.variant_assignment import default_variant, variant_for
 from labs.models import LabRun
+from labs.prediction_batches import predictions_grade_with_run
 from labs.predictions import (
     lab_run_execute_and_grade,
     measured_value,
@@ -34,6 +35,8 @@ logger = logging.getLogger(__name__)
 
 #: Verdicts are sent to the phones in batches of this many, as they are graded.
 BATCH = 25
+#: Predictions graded against the class's run in one transaction (labs/prediction_batches.py).
+GRADED_TOGETHER = 100
 #: How long the reveal waits for the per-student runs (own variants) other workers execute.
 OWN_RUNS_WAIT_SECONDS = 60.0
 
@@ -106,6 +109,13 @@ def _held(session: LiveSession) -> list[int]:
 def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -> int:
     """Give every held prediction its run and grade it; send verdicts batch by batch."""
     ids = _held(session)
+    if class_run is not None and class_run.status == LabRun.Status.SUCCEEDED:
+        # Everyone against the class's run: graded together, a batch per transaction.
+        for start in range(0, len(ids), GRADED_TOGETHER):
+            graded = predictions_grade_with_run(run=class_run,
+                                                submission_ids=ids[start:start + GRADED_TOGETHER])
+            _verdicts_send(session, measured, graded)
+        return len(ids)
     default_params = default_variant(exercise=session.part.exercise).params
     waiting: list[int] = []
     done: list[int] = []
@@ -136,11 +146,16 @@ def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -
 def _send_verdicts(session: LiveSession, measured: str, submission_ids: list[int] | Any) -> list[int]:
     """Send the verdicts of those graded; return the ids still pending."""
     submissions = list(Submission.objects.filter(pk__in=list(submission_ids)))
-    ready = [s for s in submissions if s.outcome != Submission.Outcome.PENDING]
-    if ready:
-        live_verdicts_send(session_id=session.pk,
-                           verdicts=[(s.student_id, verdict_payload(s, measured)) for s in ready])
+    _verdicts_send(session, measured, [s for s in submissions
+                                       if s.outcome != Submission.Outcome.PENDING])
     return [s.pk for s in submissions if s.outcome == Submission.Outcome.PENDING]
+
+
+def _verdicts_send(session: LiveSession, measured: str, graded: list[Submission]) -> None:
+    """Send each graded submission's verdict to its student's phone, BATCH at a time."""
+    for start in range(0, len(graded), BATCH):
+        live_verdicts_send(session_id=session.pk, verdicts=[
+            (s.student_id, verdict_payload(s, measured)) for s in graded[start:start + BATCH]])
 
 
 def _participation(session: LiveSession) -> None:

@@ -25,3 +25,26 @@ def score_changes_record(event: Event) -> None:
         student_id, exercise_id = event.payload["student_id"], event.payload["exercise_id"]
     score_deliveries_record(course_id=event.course_id, student_id=student_id,
                             exercise_id=exercise_id, contexts=contexts)
+
+
+def score_changes_record_many(events: list[Event]) -> None:
+    """`score_changes_record` for many events of one course: one query when the course has
+    no LMS context, whatever the number of events."""
+    if not events:
+        return
+    contexts = lms_contexts(events[0].course_id)
+    if not contexts:
+        return
+    graded = [e.subject_id for e in events if e.name == SUBMISSION_GRADED]
+    subjects = {pk: (student_id, exercise_id) for pk, student_id, exercise_id in
+                Submission.objects.filter(pk__in=graded).values_list(
+                    "pk", "student_id", "part__exercise_id")}
+    changed: list[tuple[int, int]] = []
+    for event in events:
+        if event.name == SUBMISSION_GRADED and event.subject_id in subjects:
+            changed.append(subjects[event.subject_id])  # type: ignore[index]
+        elif event.name == GRADE_CHANGED:
+            changed.append((event.payload["student_id"], event.payload["exercise_id"]))
+    for student_id, exercise_id in dict.fromkeys(changed):  # each score once, in order
+        score_deliveries_record(course_id=events[0].course_id, student_id=student_id,
+                                exercise_id=exercise_id, contexts=contexts)

@@ -1,5 +1,6 @@
 """Progress rows and wrong-answer counts kept on write equal a rebuild from submissions,
-after any sequence of submissions, reviews, overrides, regrades and withdrawals; the class's
+after any sequence of submissions, reviews, overrides, regrades, withdrawals and refreshes
+of many students at once; the class's
 wrong answers read from the counts equal those grouped from the active students' answers."""
 
 import contextlib
@@ -21,7 +22,7 @@ from grading.models import (
     WrongAnswerCount,
 )
 from grading.overrides import grade_override_create
-from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild
+from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild, progress_refresh_many
 from grading.regrade import submissions_regrade
 from grading.reviews import review_create
 from grading.services import SubmissionRefused, submission_create
@@ -85,6 +86,7 @@ operation = st.one_of(
     st.tuples(st.just("regrade")),
     st.tuples(st.just("withdraw"), st.integers(0, 2)),
     st.tuples(st.just("erase"), st.integers(0, 2)),
+    st.tuples(st.just("refresh_many"), st.integers(0, 2)),
 )
 
 
@@ -120,6 +122,9 @@ def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene,
                                   reason="test", by=irene)
         elif op[0] == "erase":  # the person's answer text goes; the counts move with it
             personal_data_erase(user=students[op[1] % 2], requested_by=irene)
+        elif op[0] == "refresh_many":  # the reveal's writer: many students of a part at once
+            progress_refresh_many(course_id=course.pk, part_id=parts[op[1] % len(parts)].pk,
+                                  student_ids=[s.pk for s in students])
         elif op[0] == "withdraw":  # a student leaves, or comes back
             enrollment = Enrollment.objects.get(course=course, user=students[op[1] % 2])
             enrollment.is_active = not enrollment.is_active
