@@ -1,39 +1,17 @@
-"""Fixtures of the dashboard tests: Module 5 synced once per session, staff users, and
-classes built in bulk."""
+"""Helpers of the dashboard tests: classes built in bulk (Module 5 comes from the shared
+`module_05` fixture, synced once per session)."""
 
 import itertools
 from datetime import timedelta
-from typing import Any
 
-import pytest
 from django.contrib.auth import get_user_model
-from django.core import serializers
 from django.utils import timezone
 
-from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
-from courses.services import content_sync
+from courses.models import Course, Enrollment, Part
 from grading.models import Submission
-from tests.conftest import CONTENT_ROOT
 from tests.factories import progress_sync
 
 User = get_user_model()
-_CONTENT_MODELS = (Module, Section, Figure, Lab, Exercise, Part)
-_synced: list[list[Any]] = []
-
-
-@pytest.fixture
-def module_05(db) -> Module:
-    """Module 5 synced from the content files by the real sync; the first test syncs, later
-    ones restore the rows it produced (a sync validates every spec and takes seconds)."""
-    if not _synced:
-        content_sync(root=CONTENT_ROOT)
-        _synced.extend(serializers.serialize("python", model.objects.all())
-                       for model in _CONTENT_MODELS)
-    else:
-        for rows in _synced:
-            for row in serializers.deserialize("python", rows):
-                row.save()
-    return Module.objects.get(slug="module-05")
 
 
 def course_parts(course: Course) -> list[Part]:
