@@ -103,11 +103,11 @@ def variants_all(parameters: Mapping[str, Any] | None,
     yield variant_numbered(parameters, derived, 0)
     if count == 0:
         return
-    if not exhaustive:
-        for number in range(1, count + 1):
-            yield variant_numbered(parameters, derived, number)
-        return
     names = tuple(sorted(parameters))
+    if not exhaustive:  # variant_numbered's sampled case, without validating again each time
+        for number in range(1, count + 1):
+            yield NumberedVariant(number, variant_params(parameters, derived, number), names)
+        return
     pools = _pools(parameters)
     for number, combo in enumerate(itertools.product(*(pool for _, pool in pools)), start=1):
         overrides = {n: {"default": list(v) if isinstance(v, list) else v}
