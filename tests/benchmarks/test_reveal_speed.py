@@ -51,6 +51,7 @@ def test_reveal_together_against_one_by_one(transactional_db, course, irene) -> 
     staff = LiveStaff(course=course, user=irene, role=Enrollment.Role.INSTRUCTOR)
     session = live_session_run(session=live_session_open(staff=staff, part_id=part.pk,
                                                          variant="class"), staff=staff)
+    assert session.lab_run_id is not None
     lab_run_execute_and_grade(run_id=session.lab_run_id)
     run = LabRun.objects.get(pk=session.lab_run_id)
     together, alone = _room(course, part, "t"), _room(course, part, "a")
