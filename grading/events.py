@@ -4,7 +4,7 @@ receivers get."""
 from typing import Any
 
 from courses.models import Enrollment
-from events.outbox import Event, event_record
+from events.outbox import Event, event_record, events_record_many
 from grading.models import Submission
 
 SUBMISSION_GRADED = "submission.graded"
@@ -16,8 +16,7 @@ GRADE_CHANGED = "grade.changed"
 def submission_graded_record(submission: Submission) -> None:
     """Record that `submission` was graded (or regraded, reviewed, overridden); call it inside
     the transaction that stores the verdict."""
-    event_record(name=SUBMISSION_GRADED, course_id=submission.course_id, subject_id=submission.pk,
-                 payload=lambda: submission_graded_payload(submission.pk))
+    events_record_many([submission_graded_event(submission)])
 
 
 def submission_graded_event(submission: Submission) -> Event:

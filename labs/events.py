@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from events.outbox import Event, event_record
+from events.outbox import Event, events_record_many
 from labs.models import LabRun
 
 LAB_RUN_FINISHED = "lab_run.finished"
@@ -10,8 +10,7 @@ LAB_RUN_FINISHED = "lab_run.finished"
 
 def lab_run_finished_record(*, run_id: int, course_id: int) -> None:
     """Record that run `run_id` finished; call it inside the transaction that stores its result."""
-    event_record(name=LAB_RUN_FINISHED, course_id=course_id, subject_id=run_id,
-                 payload=lambda: lab_run_finished_payload(run_id))
+    events_record_many([lab_run_finished_event(run_id=run_id, course_id=course_id)])
 
 
 def lab_run_finished_event(*, run_id: int, course_id: int) -> Event:

@@ -114,7 +114,7 @@ def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -
         for start in range(0, len(ids), GRADED_TOGETHER):
             graded = predictions_grade_with_run(run=class_run,
                                                 submission_ids=ids[start:start + GRADED_TOGETHER])
-            _verdicts_send(session, measured, graded)
+            _graded_send(session, measured, graded)
         return len(ids)
     default_params = default_variant(exercise=session.part.exercise).params
     waiting: list[int] = []
@@ -146,12 +146,12 @@ def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -
 def _send_verdicts(session: LiveSession, measured: str, submission_ids: list[int] | Any) -> list[int]:
     """Send the verdicts of those graded; return the ids still pending."""
     submissions = list(Submission.objects.filter(pk__in=list(submission_ids)))
-    _verdicts_send(session, measured, [s for s in submissions
+    _graded_send(session, measured, [s for s in submissions
                                        if s.outcome != Submission.Outcome.PENDING])
     return [s.pk for s in submissions if s.outcome == Submission.Outcome.PENDING]
 
 
-def _verdicts_send(session: LiveSession, measured: str, graded: list[Submission]) -> None:
+def _graded_send(session: LiveSession, measured: str, graded: list[Submission]) -> None:
     """Send each graded submission's verdict to its student's phone, BATCH at a time."""
     for start in range(0, len(graded), BATCH):
         live_verdicts_send(session_id=session.pk, verdicts=[

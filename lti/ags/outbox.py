@@ -36,13 +36,14 @@ def score_changes_record_many(events: list[Event]) -> None:
     if not contexts:
         return
     graded = [e.subject_id for e in events if e.name == SUBMISSION_GRADED]
-    subjects = {pk: (student_id, exercise_id) for pk, student_id, exercise_id in
-                Submission.objects.filter(pk__in=graded).values_list(
-                    "pk", "student_id", "part__exercise_id")}
+    subjects: dict[int | str, tuple[int, int]] = {
+        pk: (student_id, exercise_id) for pk, student_id, exercise_id in
+        Submission.objects.filter(pk__in=graded).values_list("pk", "student_id",
+                                                            "part__exercise_id")}
     changed: list[tuple[int, int]] = []
     for event in events:
         if event.name == SUBMISSION_GRADED and event.subject_id in subjects:
-            changed.append(subjects[event.subject_id])  # type: ignore[index]
+            changed.append(subjects[event.subject_id])
         elif event.name == GRADE_CHANGED:
             changed.append((event.payload["student_id"], event.payload["exercise_id"]))
     for student_id, exercise_id in dict.fromkeys(changed):  # each score once, in order

@@ -314,3 +314,17 @@ def test_a_score_in_another_module_of_the_course_goes_to_that_exercise_s_line_it
     assert score.line_item == line_item.url
     assert score.body["scoreMaximum"] == pytest.approx(
         sum(p.points for p in part.exercise.parts.all()))
+
+
+def test_events_recorded_together_send_each_students_score_once(link, course, alice, bob, bound):
+    from events.outbox import events_record_many
+    from grading.events import submission_graded_event
+
+    answers = [submission_create(student=s, course=course, part=bound,
+                                 raw_answer=correct_bound_answer(s, course, bound))
+               for s in (alice, bob)]
+    ScoreDelivery.objects.all().delete()
+    with transaction.atomic():  # the batch consumer (a reveal's), one LMS lookup for all
+        events_record_many([submission_graded_event(s) for s in [*answers, answers[0]]])
+    assert sorted(ScoreDelivery.objects.values_list("student_id", flat=True)) == sorted(
+        [alice.pk, bob.pk])
