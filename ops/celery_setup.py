@@ -6,7 +6,8 @@
   it (request_id, user_id, course travel in the message headers; see ops/log_context.py);
 - heartbeat into the database from its main process (ops/heartbeat.py) while it runs;
 - let prometheus_client know when a pool process ends (multiprocess mode);
-- survive a Redis broker that drops its connections (ops/kombu_redis_restore.py).
+- survive a Redis broker that drops its connections (ops/kombu_redis_restore.py);
+- use the embedded filesystem broker without its write/read race (ops/filesystem_broker.py).
 """
 
 import contextlib
@@ -59,9 +60,11 @@ def celery_configure(app: Celery) -> None:
     """Connect the operations hooks to `app` and to Celery's worker signals (idempotent)."""
     from django_structlog.celery.steps import DjangoStructLogInitStep
 
+    from ops.filesystem_broker import filesystem_broker_install
     from ops.kombu_redis_restore import kombu_redis_restore_guard
 
     kombu_redis_restore_guard()
+    filesystem_broker_install()
     app.steps["worker"].add(DjangoStructLogInitStep)
     setup_logging.connect(_logging_from_django, weak=False, dispatch_uid="ops-logging")
     worker_ready.connect(_heartbeat_start, weak=False, dispatch_uid="ops-heartbeat-start")
