@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -24,7 +24,13 @@ from django.utils import timezone
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
-from grading.deadlines import UNREAD, deadline_policy_of, deadline_status, policy_zone
+from grading.deadlines import (
+    UNREAD,
+    DeadlineStatus,
+    deadline_policy_of,
+    deadline_status,
+    policy_zone,
+)
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Deadline, PartProgress, Submission
 from grading.progress import (
@@ -120,7 +126,8 @@ def submission_create(
     with transaction.atomic(durable=True):
         if not _enrolled(student, course, enrollment):
             raise SubmissionRefused("You are not enrolled in this course.")
-        _refuse_after_deadline(student=student, course=course, exercise=exercise, due=due)
+        deadline = _refuse_after_deadline(student=student, course=course, exercise=exercise,
+                                          due=due)
         # The progress row is locked until commit: concurrent answers of this student to this
         # part are checked one after the other. Answers stored but not graded yet count
         # against the limit, so two in flight cannot both take the last attempt. The same
@@ -154,7 +161,8 @@ def submission_create(
                                            seed=variant.seed, parameters=exercise.parameters)
         if on_stored is not None:
             on_stored(submission)
-    return submission_grade(submission=submission, variant=variant, stored_as=stored_as)
+    return submission_grade(submission=submission, variant=variant, stored_as=stored_as,
+                            deadline=deadline)
 
 
 def _enrolled(student: User, course: Course, enrollment: Enrollment | None) -> bool:
@@ -175,7 +183,9 @@ def _refuse_before_release(*, course: Course, release_at: datetime | None) -> No
 
 
 def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise,
-                           due: datetime | object | None = UNREAD) -> None:
+                           due: datetime | object | None = UNREAD) -> DeadlineStatus | None:
+    """Refuse an answer after the student's deadline (and late window); else return that
+    deadline (None: the exercise has none), for the verdict's late penalty."""
     status = deadline_status(student=student, course=course, exercise=exercise, due=due)
     if status is not None and status.closed(timezone.now()):
         due = status.local(status.due_at)
@@ -187,14 +197,18 @@ def _refuse_after_deadline(*, student: User, course: Course, exercise: Exercise,
             f"The deadline for this exercise was {shown}{late}; answers are no longer "
             "accepted. Ask your instructor if you need an extension."
         )
+    return status
 
 
-def _late_adjusted(submission: Submission, score: float | None,
-                   feedback: str) -> tuple[float | None, str]:
+def _late_adjusted(submission: Submission, score: float | None, feedback: str,
+                   deadline: DeadlineStatus | object | None = UNREAD,
+                   ) -> tuple[float | None, str]:
     """The score and feedback of an answer stored after its deadline, within the course's late
-    window: the late penalty applied and said (on time: unchanged)."""
+    window: the late penalty applied and said (on time: unchanged). `deadline`: the
+    student's deadline on the exercise when the caller has read it (None: none)."""
     status = deadline_status(student=submission.student, course=submission.course,
-                             exercise=submission.part.exercise)
+                             exercise=submission.part.exercise) if deadline is UNREAD \
+        else cast(DeadlineStatus | None, deadline)
     if status is None or not status.late(submission.created_at):
         return score, feedback
     note = status.late_note(submission.created_at)
@@ -205,7 +219,8 @@ def _late_adjusted(submission: Submission, score: float | None,
 
 @observe_submission_grade
 def submission_grade(*, submission: Submission, variant: Variant | None = None,
-                     stored_as: int | None = None) -> Submission:
+                     stored_as: int | None = None,
+                     deadline: DeadlineStatus | object | None = UNREAD) -> Submission:
     """Grade a stored submission with the current spec and store the verdict.
 
     Invalid input does not count as an attempt; nor does an answer equal (in canonical
@@ -215,7 +230,9 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
 
     `variant`: the student's, when the caller drew it; `stored_as`: what
     `progress_answer_stored` returned when this request stored the answer (the verdict is
-    then applied to the progress row by difference if the answer is still the latest).
+    then applied to the progress row by difference if the answer is still the latest);
+    `deadline`: the student's deadline on the exercise as the request read it when storing
+    the answer (None: none), which sets the late penalty without reading it again.
     """
     part = submission.part
     exercise = part.exercise
@@ -279,7 +296,7 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
         else:
             score, feedback = _late_adjusted(
                 submission, penalised(_score_or_none(result.score), exercise.penalty,
-                                      attempts_before + 1), result.feedback)
+                                      attempts_before + 1), result.feedback, deadline)
             done(verdict=NewVerdict(
                 outcome=outcome, canonical=result.canonical, counts=True, answer_key=key,
                 score=score, feedback=feedback, misconception=result.misconception or "",
