@@ -1,6 +1,7 @@
 """The two README commands: bin/run stops everything it started whatever signal ends it, and
 bin/run and bin/test keep separate environments that never undo each other's install."""
 
+import fcntl
 import os
 import shutil
 import signal
@@ -13,6 +14,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def one_bin_run_at_a_time():
+    """bin/run writes the checkout's own var/worker.log and var/celerybeat-schedule and
+    installs its .venv on first use: test runs that share the checkout (CI's two passes, run
+    side by side) take turns through these tests, holding a lock on var/bin-run-tests.lock."""
+    (ROOT / "var").mkdir(exist_ok=True)
+    with (ROOT / "var" / "bin-run-tests.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _marked_processes(mark: str) -> list[int]:
