@@ -78,19 +78,23 @@ class Channel(filesystem.Channel):
             try:
                 message = loads(bytes_to_str(payload))
             except ValueError:
-                os.makedirs(self.processed_folder, exist_ok=True)
-                aside = os.path.join(self.processed_folder, name + UNREADABLE_SUFFIX)
+                aside = self._into_processed(claimed, name + UNREADABLE_SUFFIX)
                 logger.error("broker message %s of queue %s is unreadable (%d bytes); set "
                              "aside as %s", name, queue, len(payload), aside)
-                os.replace(claimed, aside)
                 continue
             if self.store_processed:
-                os.makedirs(self.processed_folder, exist_ok=True)
-                os.replace(claimed, os.path.join(self.processed_folder, name))
+                self._into_processed(claimed, name)
             else:
                 os.remove(claimed)
             return message
         raise Empty()
+
+    def _into_processed(self, claimed: str, name: str) -> str:
+        """Move the claimed file into the processed folder as `name`; its new path."""
+        os.makedirs(self.processed_folder, exist_ok=True)
+        target = os.path.join(self.processed_folder, name)
+        os.replace(claimed, target)
+        return target
 
 
 class Transport(filesystem.Transport):

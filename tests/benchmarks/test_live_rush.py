@@ -164,6 +164,7 @@ def _student(
     http.cookies.set(settings.SESSION_COOKIE_NAME, cookie)
     phone = None
     listener = None
+    closing = threading.Event()  # set when this student closes the phone (after an error)
     try:
         page = http.get(url, timeout=30)
         page.raise_for_status()
@@ -181,7 +182,7 @@ def _student(
             # A phone's browser answers the server's pings at any moment; websocket-client
             # does only inside recv(): without a reader all along, daphne's ping timeout
             # (30 s) reset the sockets of the students still waiting to answer.
-            listener = threading.Thread(target=_phone_listen, args=(phone, rush, index),
+            listener = threading.Thread(target=_phone_listen, args=(phone, rush, index, closing),
                                         daemon=True)
             listener.start()
         with rush.lock:
@@ -208,11 +209,14 @@ def _student(
             rush.errors.append(f"{index}: {exc!r}")
     finally:
         if phone is not None:
+            closing.set()
             phone.close()
 
 
-def _phone_listen(phone: websocket.WebSocket, rush: Rush, index: int) -> None:
-    """Read the phone's socket (answering pings) until its verdict arrives."""
+def _phone_listen(phone: websocket.WebSocket, rush: Rush, index: int,
+                  closing: threading.Event) -> None:
+    """Read the phone's socket (answering pings) until its verdict arrives; a failure of
+    the socket is this student's error, unless the student closed it after failing."""
     try:
         while True:
             message = json.loads(phone.recv())
@@ -221,6 +225,8 @@ def _phone_listen(phone: websocket.WebSocket, rush: Rush, index: int) -> None:
                     rush.verdict_at[index] = time.monotonic()
                 return
     except Exception as exc:  # counted, reported: the target is zero
+        if closing.is_set():
+            return  # the student's own error is already counted
         with rush.lock:
             rush.errors.append(f"{index} (phone socket): {exc!r}")
 
