@@ -35,6 +35,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from courses.models import Course, Part
+from grading.answer_statements import course_totals_moved
 from grading.models import GradeOverride, PartProgress, StudentProgress, Submission, WrongAnswerCount
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.wrong_answer_counts import (
@@ -321,14 +322,10 @@ def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | 
     row.save(update_fields=list(PART_FIELDS))
     d_total = ((row.best_score or 0.0) - (old_best or 0.0)) * points if active else 0.0
     d_solved = (int(row.correct) - int(old_correct)) if active else 0
-    latest = row.last_submitted_at
-    updated = StudentProgress.objects.filter(course_id=row.course_id,
-                                             student_id=row.student_id).update(
-        total=F("total") + d_total, parts_solved=F("parts_solved") + d_solved,
-        attempts=F("attempts") + (row.attempts - old_attempts),
-        awaiting_review=F("awaiting_review") + (row.awaiting_review - old_review),
-        last_activity=_greatest("last_activity", latest),
-        changed_at=_greatest("changed_at", row.changed_at))
+    updated = course_totals_moved(
+        course_id=row.course_id, student_id=row.student_id, total=d_total, solved=d_solved,
+        attempts=row.attempts - old_attempts, awaiting_review=row.awaiting_review - old_review,
+        last_activity=row.last_submitted_at, changed_at=row.changed_at)
     if not updated:  # the student's first answer in the course: the totals row is new
         student_progress_refresh(course_id=row.course_id, student_id=row.student_id)
     if after:

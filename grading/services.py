@@ -18,12 +18,16 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, Subquery
 from django.utils import timezone
 
 from core.metrics import observe_submission_grade
 from courses.models import Course, Enrollment, Exercise, Part
-from grading.carried_answers import carried_parts_regrade, carrying_parts, part_grade
+from grading.answer_statements import (
+    exercise_dates,
+    progress_locked_for_answer,
+    progress_locked_for_verdict,
+)
+from grading.carried_answers import carried_parts_regrade, part_grade
 from grading.deadlines import (
     UNREAD,
     DeadlineStatus,
@@ -32,11 +36,10 @@ from grading.deadlines import (
     policy_zone,
 )
 from grading.lab_graded import lab_graded, lab_grading_submit
-from grading.models import Deadline, PartProgress, Submission
+from grading.models import PartProgress, Submission
 from grading.progress import (
     answer_digest,
     progress_answer_stored,
-    progress_for_update,
     progress_is_latest,
 )
 from grading.variant_assignment import Variant, variant_for
@@ -113,9 +116,8 @@ def submission_create(
     # The module's place in the course: one read, which also gives its release date and the
     # exercise's due date (its own deadline, else the module's default), passed to the
     # deadline check, which then need not read it.
-    own_deadline = Deadline.objects.filter(course=course, exercise=exercise).values("due_at")[:1]
-    link = course.course_modules.filter(module_id=exercise.module_id).annotate(
-        own_due=Subquery(own_deadline)).values_list("release_at", "due_at", "own_due").first()
+    link = exercise_dates(course_id=course.pk, module_id=exercise.module_id,
+                          exercise_id=exercise.pk)
     if link is None:
         raise SubmissionRefused("This question is not part of this course.")
     release_at, module_due, own_due = link
@@ -133,13 +135,8 @@ def submission_create(
         # against the limit, so two in flight cannot both take the last attempt. The same
         # statement finds the latest answer if it is this very text sent moments ago.
         since = timezone.now() - timedelta(seconds=settings.SUBMISSION_RECOVERY_SECONDS)
-        row = progress_for_update(
-            course_id=course.pk, student_id=student.pk, part_id=part.pk,
-            resent=Subquery(Submission.objects.filter(
-                pk=Subquery(Submission.objects.filter(
-                    course_id=course.pk, student_id=student.pk, part_id=part.pk,
-                    created_at__gte=since).order_by("-id").values("id")[:1]),
-                raw_answer=raw_answer).values("id")))
+        row = progress_locked_for_answer(course_id=course.pk, student_id=student.pk,
+                                         part_id=part.pk, raw_answer=raw_answer, since=since)
         resent_id = getattr(row, "resent", None)
         if resent_id is not None:
             resent = Submission.objects.select_related("part__exercise").get(pk=resent_id)
@@ -259,12 +256,9 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
     with transaction.atomic():
         # One lock of the progress row, which also says whether this answer repeats a
         # counted earlier one (same answer key).
-        repeats = Submission.objects.filter(
-            student_id=submission.student_id, course_id=submission.course_id, part_id=part.pk,
-            counts_as_attempt=True, answer_key=key).exclude(pk=submission.pk)
-        row = progress_for_update(course_id=submission.course_id,
-                                  student_id=submission.student_id, part_id=part.pk,
-                                  repeated=Exists(repeats), carried=Exists(carrying_parts(part)))
+        row = progress_locked_for_verdict(course_id=submission.course_id,
+                                          student_id=submission.student_id, part=part,
+                                          answer_key=key, submission_id=submission.pk)
         latest = progress_is_latest(row, stored_as)
         done = functools.partial(
             verdict_record, submission=submission, why=Why.ANSWER, row=row, latest=latest,
