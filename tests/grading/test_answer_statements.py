@@ -1,0 +1,156 @@
+"""The answer path's hand-written statements say what the ORM queries they replace said, on
+SQLite and PostgreSQL alike (both CI passes run this file)."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from courses.models import CourseModule, Part
+from grading.answer_statements import (
+    course_totals_moved,
+    exercise_dates,
+    progress_locked_for_answer,
+    progress_locked_for_verdict,
+)
+from grading.carried_answers import carrying_parts
+from grading.models import Deadline, PartProgress, StudentProgress, Submission
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def steps(module_05) -> Part:
+    """Apply 2's first part (its exercise has a later part)."""
+    return Part.objects.select_related("exercise").get(
+        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
+
+
+def _answer(student, course, part, text: str, *, counts: bool = False, key: str = "",
+            ago: timedelta = timedelta(0)) -> Submission:
+    submission = Submission.objects.create(student=student, course=course, part=part,
+                                           raw_answer=text, counts_as_attempt=counts,
+                                           answer_key=key)
+    if ago:
+        Submission.objects.filter(pk=submission.pk).update(
+            created_at=timezone.now() - ago)
+    return submission
+
+
+def _resent(student, course, part, text: str, window: timedelta = timedelta(seconds=60)):
+    with transaction.atomic():
+        return progress_locked_for_answer(course_id=course.pk, student_id=student.pk,
+                                          part_id=part.pk, raw_answer=text,
+                                          since=timezone.now() - window).resent
+
+
+def test_the_locked_row_is_created_when_missing_and_is_the_stored_row(alice, course, steps):
+    with transaction.atomic():
+        row = progress_locked_for_answer(course_id=course.pk, student_id=alice.pk,
+                                         part_id=steps.pk, raw_answer="3", since=timezone.now())
+    stored = PartProgress.objects.get(course=course, student=alice, part=steps)
+    assert row.pk == stored.pk and row.attempts == 0 and row.wrong_answers == stored.wrong_answers
+    assert row.resent is None
+
+
+def test_resent_is_the_latest_answer_when_it_is_the_same_text_within_the_window(
+        alice, bob, course, steps):
+    _answer(alice, course, steps, "old", ago=timedelta(minutes=5))
+    latest = _answer(alice, course, steps, "12")
+    _answer(bob, course, steps, "13")  # another student's later answer changes nothing
+    assert _resent(alice, course, steps, "12") == latest.pk
+    assert _resent(alice, course, steps, "13") is None  # not the same text
+    assert _resent(alice, course, steps, "old", window=timedelta(hours=1)) is None  # not latest
+
+
+def test_an_answer_older_than_the_window_is_not_resent(alice, course, steps):
+    _answer(alice, course, steps, "12", ago=timedelta(minutes=5))
+    assert _resent(alice, course, steps, "12") is None
+    assert _resent(alice, course, steps, "12", window=timedelta(minutes=10)) is not None
+
+
+def _verdict_row(student, course, part, key: str, submission: Submission) -> PartProgress:
+    with transaction.atomic():
+        return progress_locked_for_verdict(course_id=course.pk, student_id=student.pk,
+                                           part=part, answer_key=key,
+                                           submission_id=submission.pk)
+
+
+def test_repeated_means_another_counted_answer_with_the_same_key(alice, bob, course, steps):
+    now = _answer(alice, course, steps, "12", counts=True, key="k12")
+    assert not _verdict_row(alice, course, steps, "k12", now).repeated  # itself only
+    _answer(alice, course, steps, "twelve", counts=False, key="k12")  # did not count
+    _answer(bob, course, steps, "12", counts=True, key="k12")  # another student's
+    assert not _verdict_row(alice, course, steps, "k12", now).repeated
+    _answer(alice, course, steps, "12.0", counts=True, key="k12")
+    assert _verdict_row(alice, course, steps, "k12", now).repeated
+    assert not _verdict_row(alice, course, steps, "other", now).repeated
+
+
+def test_carried_agrees_with_the_orm_query_of_carrying_parts(alice, course, steps):
+    later = Part.objects.get(exercise=steps.exercise, key="attention_steps")
+    submission = _answer(alice, course, steps, "12")
+
+    def both() -> tuple[bool, bool]:
+        return (bool(_verdict_row(alice, course, steps, "k", submission).carried),
+                carrying_parts(steps).exists())
+
+    assert both() == (False, False)
+    later.spec = {**later.spec, "reference": '2*ANSWER("rnn_steps")'}  # any case, as icontains
+    later.save(update_fields=["spec"])
+    assert both() == (True, True)
+    later.archived_at = timezone.now()
+    later.save(update_fields=["archived_at"])
+    assert both() == (False, False)
+    # an earlier part's reference carries nothing to this one
+    later_row = Part.objects.select_related("exercise").get(pk=later.pk)
+    Part.objects.filter(pk=later.pk).update(archived_at=None)
+    steps.spec = {**steps.spec, "reference": 'answer("x")'}
+    steps.save(update_fields=["spec"])
+    row = _verdict_row(alice, course, later_row, "k", submission)
+    assert bool(row.carried) == carrying_parts(later_row).exists() == False  # noqa: E712
+
+
+def test_exercise_dates_give_the_modules_dates_and_the_exercises_own_deadline(course, steps):
+    exercise = steps.exercise
+    link = CourseModule.objects.get(course=course, module_id=exercise.module_id)
+    assert exercise_dates(course_id=course.pk, module_id=exercise.module_id,
+                          exercise_id=exercise.pk) == (None, None, None)
+    opens, due, own = (timezone.now().replace(microsecond=0) + timedelta(days=d)
+                       for d in (-3, 4, 6))
+    CourseModule.objects.filter(pk=link.pk).update(release_at=opens, due_at=due)
+    Deadline.objects.create(course=course, exercise=exercise, due_at=own,
+                            updated_by=UserFactory(username="instructor"))
+    dates = exercise_dates(course_id=course.pk, module_id=exercise.module_id,
+                           exercise_id=exercise.pk)
+    assert dates == (opens, due, own)
+    assert all(d is not None and timezone.is_aware(d) for d in dates)
+
+
+def test_exercise_dates_are_none_for_a_module_the_course_does_not_run(course, steps):
+    assert exercise_dates(course_id=course.pk, module_id=steps.exercise.module_id + 999,
+                          exercise_id=steps.exercise_id) is None
+
+
+def test_course_totals_move_by_difference_and_their_times_only_forward(alice, course):
+    assert not course_totals_moved(course_id=course.pk, student_id=alice.pk, total=1.0,
+                                   solved=1, attempts=1, awaiting_review=0,
+                                   last_activity=None, changed_at=None)  # no row yet
+    then = timezone.now().replace(microsecond=0)
+    StudentProgress.objects.create(course=course, student=alice, total=2.0, parts_solved=1,
+                                   attempts=3, awaiting_review=1, last_activity=then,
+                                   changed_at=then)
+    assert course_totals_moved(course_id=course.pk, student_id=alice.pk, total=0.5, solved=1,
+                               attempts=1, awaiting_review=-1,
+                               last_activity=then - timedelta(hours=1),
+                               changed_at=then + timedelta(hours=1))
+    row = StudentProgress.objects.get(course=course, student=alice)
+    assert (row.total, row.parts_solved, row.attempts, row.awaiting_review) == (2.5, 2, 4, 0)
+    assert row.last_activity == then  # an earlier time does not move it back
+    assert row.changed_at == then + timedelta(hours=1)
+    course_totals_moved(course_id=course.pk, student_id=alice.pk, total=0.0, solved=0,
+                        attempts=0, awaiting_review=0, last_activity=None, changed_at=None)
+    assert StudentProgress.objects.get(course=course, student=alice).changed_at == \
+        then + timedelta(hours=1)  # None moves nothing
