@@ -37,7 +37,7 @@ from grading.models import DeadlinePolicy, Submission
 from grading.preview import PREVIEWED_TYPES
 from grading.public_spec import matrix_shape, public_spec
 from grading.services import AttemptState, attempt_state_from
-from grading.variant_assignment import Variant, variant_for
+from grading.variant_assignment import Variant, variant_for, variant_of
 from grading.variant_numbers import (
     StudentQuestion,
     VariantNumber,
@@ -46,6 +46,7 @@ from grading.variant_numbers import (
 )
 from labs.models import LabRun
 from labs.predictions import measured_value
+from student.part_statement import enrolled_part_get
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
 WAITING = (Submission.Outcome.PENDING, Submission.Outcome.REVIEW)
@@ -653,16 +654,16 @@ class StudentPart:
 def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: int) -> StudentPart:
     """An active part of the course's module with the user's variant; Http404 when the user
     is not an active member or the part is not in the course."""
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
-    part = (
-        Part.objects.active().select_related("exercise")
-        .filter(pk=part_id, exercise__module_id__in=enrollment.course.module_ids(),
-                exercise__archived_at__isnull=True)
-        .first()
-    )
+    if not user.is_authenticated:
+        raise Http404("No such course.")
+    found = enrolled_part_get(user_id=user.pk, course_slug=course_slug, part_id=part_id)
+    enrollment, part = found.enrollment, found.part
+    if enrollment is None:
+        raise Http404("No such course.")
     if part is None:
         raise Http404("No such question.")
-    variant = variant_for(student=cast(User, user), course=enrollment.course, exercise=part.exercise)
+    variant = variant_of(course=enrollment.course, exercise=part.exercise, student_id=user.pk,
+                         default=found.module_numbers)
     question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
                                 variant=variant)
     return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question,

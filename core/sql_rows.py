@@ -1,0 +1,75 @@
+"""Model instances from the rows of a hand-written statement that joins several tables.
+
+`QuerySet.raw()` builds instances of one model; a statement that reads, say, an enrolment
+with its course and a part with its exercise in one go needs several per row. `ModelColumns`
+gives the select list of one model under a table alias, and `instances` cuts a row into
+that model's instance, with the values converted as the ORM converts them (JSON decoded,
+SQLite's text datetimes and uuids parsed), so the instances are the ones a QuerySet gives.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+
+@dataclass(frozen=True)
+class ModelColumns:
+    """The concrete columns of `model`, selected from the table aliased `alias`."""
+
+    model: type[Model]
+    alias: str
+    _converters: dict[str, list[tuple[Any, list[Any]]]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        return [f.attname for f in self.model._meta.concrete_fields]
+
+    @property
+    def select(self) -> str:
+        """`alias."column", ...` for every concrete field, in the model's field order."""
+        quote = connection.ops.quote_name
+        return ", ".join(f"{self.alias}.{quote(f.column)}"
+                         for f in self.model._meta.concrete_fields)
+
+    @property
+    def width(self) -> int:
+        return len(self.model._meta.concrete_fields)
+
+    def converters(self) -> list[tuple[Any, list[Any]]]:
+        """Per field, its column expression and the converters the ORM applies to its value
+        read from this database."""
+        vendor = connection.vendor
+        if vendor not in self._converters:
+            self._converters[vendor] = [
+                (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
+                for col in (f.get_col(self.alias) for f in self.model._meta.concrete_fields)]
+        return self._converters[vendor]
+
+    def instance(self, values: Sequence[Any]) -> Model | None:
+        """The instance for this model's slice of a row; None when its key is NULL (a LEFT
+        JOIN that found nothing)."""
+        pk_index = [f.primary_key for f in self.model._meta.concrete_fields].index(True)
+        if values[pk_index] is None:
+            return None
+        converted = []
+        for value, (col, chain) in zip(values, self.converters(), strict=True):
+            for convert in chain:
+                value = convert(value, col, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, self.names, converted)
+
+
+def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[Model | None],
+                                                                           list[Any]]:
+    """Cut `row` (selected as the `layout`'s `select` lists, in order, then any other
+    columns) into one instance per layout entry (None for a NULL key) and the other values."""
+    models: list[Model | None] = []
+    start = 0
+    for columns in layout:
+        models.append(columns.instance(row[start:start + columns.width]))
+        start += columns.width
+    return models, list(row[start:])
