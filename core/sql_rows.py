@@ -7,6 +7,7 @@ that model's instance, with the values converted as the ORM converts them (JSON 
 SQLite's text datetimes and uuids parsed), so the instances are the ones a QuerySet gives.
 """
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,9 +25,13 @@ class ModelColumns:
     _converters: dict[str, list[tuple[Any, list[Any]]]] = field(
         default_factory=dict, compare=False, repr=False)
 
-    @property
+    @functools.cached_property
     def names(self) -> list[str]:
         return [f.attname for f in self.model._meta.concrete_fields]
+
+    @functools.cached_property
+    def _pk_index(self) -> int:
+        return [f.primary_key for f in self.model._meta.concrete_fields].index(True)
 
     @property
     def select(self) -> str:
@@ -52,8 +57,7 @@ class ModelColumns:
     def instance(self, values: Sequence[Any]) -> Model | None:
         """The instance for this model's slice of a row; None when its key is NULL (a LEFT
         JOIN that found nothing)."""
-        pk_index = [f.primary_key for f in self.model._meta.concrete_fields].index(True)
-        if values[pk_index] is None:
+        if values[self._pk_index] is None:
             return None
         converted = []
         for value, (col, chain) in zip(values, self.converters(), strict=True):

@@ -8,6 +8,7 @@ such request (docs/scaling.md); here they are one hand-written statement whose r
 cut into the same model instances (`core.sql_rows`).
 """
 
+import functools
 from dataclasses import dataclass
 from typing import cast
 
@@ -21,7 +22,9 @@ _LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"), ModelColumn
            ModelColumns(Part, "p"), ModelColumns(Exercise, "x"))
 
 
-def _statement() -> str:
+@functools.cache
+def _statement(vendor: str) -> str:
+    """The statement for this database (its quoting of column names)."""
     enrollment, course, module, part, exercise = _LAYOUT
     # Only the models' own table names are put into the statement; values are parameters.
     return (
@@ -56,7 +59,7 @@ def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> Enroll
     """The user's active enrolment in the course (its course and module loaded) and the
     active part `part_id` of a module the course runs (its exercise loaded). One query."""
     with connection.cursor() as cursor:
-        cursor.execute(_statement(), [part_id, course_slug, user_id])
+        cursor.execute(_statement(connection.vendor), [part_id, course_slug, user_id])
         row = cursor.fetchone()
     if row is None:
         return EnrolledPart(enrollment=None, part=None, module_numbers=False)
