@@ -77,3 +77,34 @@ def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[
         models.append(columns.instance(row[start:start + columns.width]))
         start += columns.width
     return models, list(row[start:])
+
+
+
+def row_values_update(model: type[Model], pk: Any, values: dict[str, Any]) -> int:
+    """UPDATE the row of `model` whose key is `pk`, setting each concrete field named in
+    `values` (name or attname) to its value, prepared for the database as `QuerySet.update`
+    prepares it; returns the number of rows changed (0: no such row). One statement,
+    without the ORM's compilation (the answer path's hottest writes). Plain values only
+    (no F() expressions), and no field with auto_now (nothing runs pre_save here)."""
+    opts = model._meta
+    quote = connection.ops.quote_name
+    chosen = [(opts.get_field(name), value) for name, value in values.items()]
+    for f, value in chosen:
+        if getattr(f, "auto_now", False) or hasattr(value, "resolve_expression"):
+            raise ValueError(f"row_values_update cannot set {f.name} to {value!r}")
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f, _ in chosen)
+    params = [f.get_db_prep_save(value, connection) for f, value in chosen]
+    # Only the model's own table and column names are put into the statement.
+    sql = (f"UPDATE {quote(opts.db_table)} SET {assignments} "  # noqa: S608
+           f"WHERE {quote(opts.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, pk])
+        return cursor.rowcount
+
+
+def row_update(instance: Model, fields: Sequence[str]) -> int:
+    """`row_values_update` with the current values of `instance`'s `fields`: what
+    `instance.save(update_fields=fields)` stores, in one uncompiled statement."""
+    return row_values_update(type(instance), instance.pk,
+                             {name: getattr(instance, instance._meta.get_field(name).attname)
+                              for name in fields})

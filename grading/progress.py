@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, connections, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import (
     Case,
     Count,
@@ -34,6 +34,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from core.sql_rows import row_update
 from courses.models import Course, Part
 from grading.answer_statements import course_totals_moved
 from grading.models import GradeOverride, PartProgress, StudentProgress, Submission, WrongAnswerCount
@@ -269,8 +270,14 @@ def progress_answer_stored(*, row: PartProgress, created_at: datetime, seed: int
         values["variant_key"] = variant_key(parameter_definitions(parameters), new_seed)
     for name, value in values.items():
         setattr(row, name, value)
-    row.save(update_fields=list(values))
+    _stored(row, list(values))
     return row.submissions
+
+
+def _stored(row: PartProgress, fields: list[str]) -> None:
+    """`row.save(update_fields=fields)` in one uncompiled statement (the answer path's)."""
+    if not row_update(row, fields):
+        raise DatabaseError("The progress row to update is gone.")
 
 
 def progress_is_latest(row: PartProgress, stored_as: int | None) -> bool:
@@ -319,7 +326,7 @@ def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | 
         row.wrong_answers = {**before, digest: after[digest][2]}
     if not row.overridden:  # an override's score stays; else the computed best counts
         row.best_score, row.correct = row.computed_best, row.solved
-    row.save(update_fields=list(PART_FIELDS))
+    _stored(row, list(PART_FIELDS))
     d_total = ((row.best_score or 0.0) - (old_best or 0.0)) * points if active else 0.0
     d_solved = (int(row.correct) - int(old_correct)) if active else 0
     updated = course_totals_moved(

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.sql_rows import row_values_update
 from events.outbox import Event, events_record_many
 from grading.checkers import GRADER_VERSION
 from grading.events import (
@@ -88,10 +89,13 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
         before = (submission.outcome, submission.score)
         now = timezone.now()
         fields = _stored_fields(verdict, now)
-        stored = Submission.objects.filter(pk=submission.pk)
-        if only_if_outcome is not None:
-            stored = stored.filter(outcome=only_if_outcome)
-        if not stored.update(**fields):
+        if only_if_outcome is None and not any(
+                hasattr(value, "resolve_expression") for value in fields.values()):
+            changed = row_values_update(Submission, submission.pk, fields)  # uncompiled
+        else:
+            changed = Submission.objects.filter(pk=submission.pk, **(
+                {} if only_if_outcome is None else {"outcome": only_if_outcome})).update(**fields)
+        if not changed:
             return False
         _fields_set(submission, fields)
         if row is not None and latest and part_points is not None:
