@@ -18,7 +18,8 @@ POSTGRES = {"ENGINE": "django.db.backends.postgresql", "NAME": "grader", "HOST":
 SQLITE = {"ENGINE": "django.db.backends.sqlite3", "NAME": "var/db.sqlite3"}
 CONNECTION_ENV = ("DB_POOL", "DB_POOL_MIN_SIZE", "DB_POOL_MAX_SIZE", "DB_POOL_TIMEOUT",
                   "CONN_MAX_AGE", "DB_DISABLE_SERVER_SIDE_CURSORS", "CELERY_WORKER_CONCURRENCY",
-                  "CELERY_WORKER_PREFETCH_MULTIPLIER")
+                  "CELERY_WORKER_PREFETCH_MULTIPLIER", "DB_SERVER_SIDE_BINDING",
+                  "DB_PREPARE_THRESHOLD")
 
 
 @pytest.fixture(autouse=True)
@@ -55,6 +56,35 @@ def test_behind_pgbouncer_server_side_cursors_can_be_turned_off(monkeypatch):
     database = connection_settings(POSTGRES, environ.Env())
     assert database["DISABLE_SERVER_SIDE_CURSORS"] is True
     assert database["CONN_MAX_AGE"] == 0
+
+
+def test_postgresql_binds_on_the_server_and_prepares_a_statement_run_five_times():
+    options = connection_settings(POSTGRES, environ.Env())["OPTIONS"]
+    assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+
+
+def test_prepared_statements_and_server_binding_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("DB_PREPARE_THRESHOLD", "off")  # an old PgBouncer in transaction mode
+    options = connection_settings(POSTGRES, environ.Env())["OPTIONS"]
+    assert options["server_side_binding"] is True and options["prepare_threshold"] is None
+    monkeypatch.setenv("DB_SERVER_SIDE_BINDING", "false")
+    assert connection_settings(POSTGRES, environ.Env()).get("OPTIONS", {}) == {}
+    assert "server_side_binding" not in connection_settings(SQLITE, environ.Env())["OPTIONS"]
+
+
+@pytest.mark.services
+def test_a_statement_run_five_times_is_prepared_on_postgresql(db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL); CI runs it there")
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        for _ in range(6):
+            cursor.execute("SELECT count(*) FROM auth_user WHERE id > %s", [0])
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements "
+                       "WHERE statement LIKE %s", ["%FROM auth_user WHERE id > $1%"])
+        assert cursor.fetchone()[0] == 1
 
 
 def test_db_pool_is_ignored_on_sqlite(monkeypatch):
