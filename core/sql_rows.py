@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,14 @@ def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[
 
 
 
+def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
+    """The concrete field `name` (or attname) of `model`; ValueError for anything else."""
+    found = model._meta.get_field(name)
+    if not isinstance(found, Field) or not found.concrete:
+        raise ValueError(f"{model.__name__}.{name} is not a concrete field")
+    return found
+
+
 def row_values_update(model: type[Model], pk: Any, values: dict[str, Any]) -> int:
     """UPDATE the row of `model` whose key is `pk`, setting each concrete field named in
     `values` (name or attname) to its value, prepared for the database as `QuerySet.update`
@@ -88,7 +96,7 @@ def row_values_update(model: type[Model], pk: Any, values: dict[str, Any]) -> in
     (no F() expressions), and no field with auto_now (nothing runs pre_save here)."""
     opts = model._meta
     quote = connection.ops.quote_name
-    chosen = [(opts.get_field(name), value) for name, value in values.items()]
+    chosen = [(_concrete(model, name), value) for name, value in values.items()]
     for f, value in chosen:
         if getattr(f, "auto_now", False) or hasattr(value, "resolve_expression"):
             raise ValueError(f"row_values_update cannot set {f.name} to {value!r}")
@@ -106,5 +114,5 @@ def row_update(instance: Model, fields: Sequence[str]) -> int:
     """`row_values_update` with the current values of `instance`'s `fields`: what
     `instance.save(update_fields=fields)` stores, in one uncompiled statement."""
     return row_values_update(type(instance), instance.pk,
-                             {name: getattr(instance, instance._meta.get_field(name).attname)
+                             {name: getattr(instance, _concrete(type(instance), name).attname)
                               for name in fields})

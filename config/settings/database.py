@@ -34,14 +34,14 @@ def connection_settings(database: dict[str, Any], env: environ.Env) -> dict[str,
             "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
         }
         database["CONN_MAX_AGE"] = 0
-    if database["ENGINE"] == "django.db.backends.postgresql":
-        # Parameters sent apart from the statement, so that psycopg prepares a statement run
-        # `DB_PREPARE_THRESHOLD` times on a connection and PostgreSQL stops planning it again
-        # (planning cost more than running most of the answer path's statements).
-        if env.bool("DB_SERVER_SIDE_BINDING", default=True):
-            options["server_side_binding"] = True
-            threshold = env.str("DB_PREPARE_THRESHOLD", default="5")
-            options["prepare_threshold"] = None if threshold in ("", "off") else int(threshold)
+    # Parameters sent apart from the statement, so that psycopg prepares a statement run
+    # `DB_PREPARE_THRESHOLD` times on a connection and PostgreSQL stops planning it again
+    # (planning cost more than running most of the answer path's statements).
+    if database["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+            "DB_SERVER_SIDE_BINDING", default=True):
+        options["server_side_binding"] = True
+        threshold = env.str("DB_PREPARE_THRESHOLD", default="5")
+        options["prepare_threshold"] = None if threshold in ("", "off") else int(threshold)
     if env.bool("DB_DISABLE_SERVER_SIDE_CURSORS", default=False):
         database["DISABLE_SERVER_SIDE_CURSORS"] = True
     if database["ENGINE"] == "django.db.backends.sqlite3":
