@@ -80,7 +80,7 @@ def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[
 
 
 
-def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
+def _concrete(model: type[Model], name: str) -> "Field[Any, Any]":
     """The concrete field `name` (or attname) of `model`; ValueError for anything else."""
     found = model._meta.get_field(name)
     if not isinstance(found, Field) or not found.concrete:

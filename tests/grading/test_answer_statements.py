@@ -110,7 +110,7 @@ def test_carried_agrees_with_the_orm_query_of_carrying_parts(alice, course, step
     steps.spec = {**steps.spec, "reference": 'answer("x")'}
     steps.save(update_fields=["spec"])
     row = _verdict_row(alice, course, later_row, "k", submission)
-    carried = bool(row.carried)  # type: ignore[attr-defined]
+    carried = bool(row.carried)
     assert carried is False and not carrying_parts(later_row).exists()
 
 
