@@ -16,7 +16,7 @@ from django.db import connection
 
 from core.sql_rows import ModelColumns, instances
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module, Part
-from grading.models import DefaultVariant
+from grading.models import DefaultVariant, Submission
 
 _LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"), ModelColumns(Module, "m"),
            ModelColumns(Part, "p"), ModelColumns(Exercise, "x"))
@@ -73,3 +73,15 @@ def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> Enroll
         return EnrolledPart(enrollment=enrollment, part=None, module_numbers=bool(module_numbers))
     part.exercise = exercise
     return EnrolledPart(enrollment=enrollment, part=part, module_numbers=bool(module_numbers))
+
+
+def _history_statement() -> str:
+    # Only the model's own table name is put into the statement; values are parameters.
+    return (f"SELECT * FROM {Submission._meta.db_table} WHERE student_id = %s "  # noqa: S608
+            "AND course_id = %s AND part_id = %s ORDER BY created_at, id")
+
+
+def part_history(*, student_id: int, course_id: int, part_id: int) -> list[Submission]:
+    """The student's answers to the part in the course, oldest first (what the answered-in-
+    place fragment lists after every answer). One uncompiled statement."""
+    return list(Submission.objects.raw(_history_statement(), [student_id, course_id, part_id]))

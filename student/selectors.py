@@ -46,7 +46,7 @@ from grading.variant_numbers import (
 )
 from labs.models import LabRun
 from labs.predictions import measured_value
-from student.part_statement import enrolled_part_get
+from student.part_statement import enrolled_part_get, part_history
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
 WAITING = (Submission.Outcome.PENDING, Submission.Outcome.REVIEW)
@@ -676,8 +676,7 @@ def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,
     answers to it, its attempts and, for a prediction, its lab run. One query (two for a
     prediction), with the part and variant already read by `part_for_student`."""
     part = target.part
-    history = list(Submission.objects.filter(student_id=user.pk, course_id=target.course.pk,
-                                             part_id=part.pk).order_by("created_at", "id"))
+    history = part_history(student_id=user.pk, course_id=target.course.pk, part_id=part.pk)
     runs: dict[int, LabRun] = {}
     if part.spec.get("lab"):
         for run in LabRun.objects.filter(requester_id=user.pk, course_id=target.course.pk,

@@ -91,3 +91,19 @@ def test_no_part_when_archived_its_exercise_archived_missing_or_not_in_the_cours
     Enrollment.objects.create(user=alice, course=elsewhere, role=Enrollment.Role.STUDENT)
     found = enrolled_part_get(user_id=alice.pk, course_slug="elsewhere", part_id=bound.pk)
     assert found.enrollment is not None and found.part is None
+
+
+def test_the_part_history_is_the_students_answers_to_the_part_oldest_first(
+        alice, bob, course, other_course, bound):
+    from grading.models import Submission
+    from student.part_statement import part_history
+
+    mine = [Submission.objects.create(student=alice, course=course, part=bound, raw_answer=t)
+            for t in ("1", "2", "3")]
+    Submission.objects.create(student=bob, course=course, part=bound, raw_answer="x")
+    Submission.objects.create(student=alice, course=other_course, part=bound, raw_answer="y")
+    history = part_history(student_id=alice.pk, course_id=course.pk, part_id=bound.pk)
+    orm = list(Submission.objects.filter(student=alice, course=course, part=bound)
+               .order_by("created_at", "id"))
+    assert [s.pk for s in history] == [s.pk for s in mine] == [s.pk for s in orm]
+    assert [_fields(s) for s in history] == [_fields(s) for s in orm]
