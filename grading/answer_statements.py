@@ -21,6 +21,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.sql_rows import ModelColumns
 from courses.models import CourseModule, Part
 from grading.models import Deadline, PartProgress, StudentProgress, Submission
 
@@ -44,14 +45,18 @@ def _locking() -> str:
 
 
 # Only the models' own table names are put into the statements; every value is a parameter.
+# The progress row's columns by name, not `pp.*`: a prepared `*` fails once a migration adds
+# a column ("cached plan must not change result type") until the connection is renewed.
+_ROW = ModelColumns(PartProgress, "pp").select
+
 _RESENT_SQL = (
-    f"SELECT pp.*, (SELECT s.id FROM {_SUBMISSION} s WHERE s.raw_answer = %s AND s.id = "  # noqa: S608
+    f"SELECT {_ROW}, (SELECT s.id FROM {_SUBMISSION} s WHERE s.raw_answer = %s AND s.id = "  # noqa: S608
     f"(SELECT u.id FROM {_SUBMISSION} u WHERE u.course_id = %s AND u.student_id = %s "
     f"AND u.part_id = %s AND u.created_at >= %s ORDER BY u.id DESC LIMIT 1)) AS resent "
     f"FROM {_PROGRESS} pp WHERE pp.course_id = %s AND pp.student_id = %s AND pp.part_id = %s"
 )
 _VERDICT_SQL = (
-    f"SELECT pp.*, EXISTS(SELECT 1 FROM {_SUBMISSION} s WHERE s.course_id = %s "  # noqa: S608
+    f"SELECT {_ROW}, EXISTS(SELECT 1 FROM {_SUBMISSION} s WHERE s.course_id = %s "  # noqa: S608
     f"AND s.student_id = %s AND s.part_id = %s AND s.counts_as_attempt "
     f"AND s.answer_key = %s AND s.id <> %s) AS repeated, "
     f"EXISTS(SELECT 1 FROM {_PART} p WHERE p.exercise_id = %s AND p.archived_at IS NULL "
@@ -77,7 +82,7 @@ _TOTALS_SQL = (
 
 def _row_locked(sql: str, params: list[Any], *, course_id: int, student_id: int,
                 part_id: int) -> PartProgress:
-    """The (student, part) progress row read by `sql` (which selects `pp.*` and more) and
+    """The (student, part) progress row read by `sql` (which selects its columns and more) and
     locked until the transaction ends; created first if missing (then read again)."""
     rows = list(PartProgress.objects.raw(sql, params))
     if not rows:

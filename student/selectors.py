@@ -676,7 +676,8 @@ def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,
     answers to it, its attempts and, for a prediction, its lab run. One query (two for a
     prediction), with the part and variant already read by `part_for_student`."""
     part = target.part
-    history = part_history(student_id=user.pk, course_id=target.course.pk, part_id=part.pk)
+    history = part_history(student_id=cast(User, user).pk, course_id=target.course.pk,
+                           part_id=part.pk)
     runs: dict[int, LabRun] = {}
     if part.spec.get("lab"):
         for run in LabRun.objects.filter(requester_id=user.pk, course_id=target.course.pk,

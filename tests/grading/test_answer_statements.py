@@ -155,3 +155,35 @@ def test_course_totals_move_by_difference_and_their_times_only_forward(alice, co
                         attempts=0, awaiting_review=0, last_activity=None, changed_at=None)
     assert StudentProgress.objects.get(course=course, student=alice).changed_at == \
         then + timedelta(hours=1)  # None moves nothing
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_locking_read_survives_a_migration_that_adds_a_column(alice, course, steps):
+    """Prepared statements (PostgreSQL, after 5 runs on a connection) that select `*` fail
+    once another process adds a column, until the connection is renewed; the locking reads
+    name their columns, so a web process keeps answering while a deploy migrates."""
+    import psycopg
+    from django.db import DatabaseError, connection
+
+    if connection.vendor != "postgresql" or \
+            not connection.settings_dict["OPTIONS"].get("server_side_binding"):
+        pytest.skip("prepared statements are PostgreSQL's (CI runs this there)")
+    table = PartProgress._meta.db_table
+    star = f"SELECT * FROM {table} WHERE student_id = %s"  # noqa: S608
+    with connection.cursor() as cursor:
+        for _ in range(7):
+            _resent(alice, course, steps, "1")
+            cursor.execute(star, [alice.pk])
+    params = connection.get_connection_params()
+    dsn = {k: params[k] for k in ("dbname", "user", "host", "port", "password") if params.get(k)}
+    with psycopg.connect(**dsn, autocommit=True) as other:  # the migration, elsewhere
+        other.execute(f"ALTER TABLE {table} ADD COLUMN note_added text")
+    try:
+        assert _resent(alice, course, steps, "1") is None  # still reads
+        with pytest.raises(DatabaseError, match="cached plan must not change result type"), \
+                connection.cursor() as cursor:
+            cursor.execute(star, [alice.pk])
+    finally:
+        with psycopg.connect(**dsn, autocommit=True) as other:
+            other.execute(f"ALTER TABLE {table} DROP COLUMN note_added")
