@@ -79,6 +79,14 @@ def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[
     return models, list(row[start:])
 
 
+def value_from_db(value: Any, model: type[Model], name: str) -> Any:
+    """`value`, read by a plain cursor from the column of `model`'s field `name`, converted as
+    the ORM converts it (SQLite's text datetimes parsed and made aware, JSON decoded, ...)."""
+    col = _concrete(model, name).get_col(model._meta.db_table)
+    for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+        value = convert(value, col, connection)
+    return value
+
 
 def _concrete(model: type[Model], name: str) -> "Field[Any, Any]":
     """The concrete field `name` (or attname) of `model`; ValueError for anything else."""

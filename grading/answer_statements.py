@@ -14,14 +14,12 @@ it (SQLite locks the whole database for a write transaction anyway), and the one
 JSON key is spelled per database.
 """
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from core.sql_rows import ModelColumns
+from core.sql_rows import ModelColumns, value_from_db
 from courses.models import CourseModule, Part
 from grading.models import Deadline, PartProgress, StudentProgress, Submission
 
@@ -49,6 +47,8 @@ def _locking() -> str:
 # a column ("cached plan must not change result type") until the connection is renewed.
 _ROW = ModelColumns(PartProgress, "pp").select
 
+_LOCK_SQL = (f"SELECT {_ROW} FROM {_PROGRESS} pp "  # noqa: S608
+             "WHERE pp.course_id = %s AND pp.student_id = %s AND pp.part_id = %s")
 _RESENT_SQL = (
     f"SELECT {_ROW}, (SELECT s.id FROM {_SUBMISSION} s WHERE s.raw_answer = %s AND s.id = "  # noqa: S608
     f"(SELECT u.id FROM {_SUBMISSION} u WHERE u.course_id = %s AND u.student_id = %s "
@@ -94,9 +94,16 @@ def _row_locked(sql: str, params: list[Any], *, course_id: int, student_id: int,
     return rows[0]
 
 
+def progress_locked(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
+    """The progress row, created if missing, locked until the transaction ends (what
+    `grading.progress.progress_for_update` gives). One statement when the row exists."""
+    return _row_locked(_LOCK_SQL + _locking(), [course_id, student_id, part_id],
+                       course_id=course_id, student_id=student_id, part_id=part_id)
+
+
 def progress_locked_for_answer(*, course_id: int, student_id: int, part_id: int,
                                raw_answer: str, since: datetime) -> PartProgress:
-    """The progress row, locked (see `grading.progress.progress_for_update`), with `resent`:
+    """The progress row, locked (as `progress_locked`), with `resent`:
     the id of the student's latest answer to the part if it was stored at `since` or later
     and is exactly `raw_answer` (a retry of the same text), else None. One statement when
     the row exists."""
@@ -119,17 +126,6 @@ def progress_locked_for_verdict(*, course_id: int, student_id: int, part: Part,
                        part_id=part.pk)
 
 
-def _aware(value: Any) -> datetime | None:
-    """A datetime read by a plain cursor: SQLite gives text (or a naive datetime) in UTC."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = parse_datetime(value)
-    if value is not None and timezone.is_naive(value):
-        value = timezone.make_aware(value, UTC)
-    return value
-
-
 def exercise_dates(*, course_id: int, module_id: int, exercise_id: int,
                    ) -> tuple[datetime | None, datetime | None, datetime | None] | None:
     """The exercise's place in the course: (the module's release date, the module's default
@@ -140,8 +136,10 @@ def exercise_dates(*, course_id: int, module_id: int, exercise_id: int,
         found = cursor.fetchone()
     if found is None:
         return None
-    release_at, due_at, own_due = (_aware(value) for value in found)
-    return release_at, due_at, own_due
+    release_at, due_at, own_due = found
+    return (value_from_db(release_at, CourseModule, "release_at"),
+            value_from_db(due_at, CourseModule, "due_at"),
+            value_from_db(own_due, Deadline, "due_at"))
 
 
 def course_totals_moved(*, course_id: int, student_id: int, total: float, solved: int,

@@ -18,7 +18,6 @@ from typing import Any
 
 from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import (
-    Case,
     Count,
     Exists,
     F,
@@ -30,13 +29,12 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
-    When,
 )
 from django.db.models.functions import Coalesce
 
 from core.sql_rows import row_update
 from courses.models import Course, Part
-from grading.answer_statements import course_totals_moved
+from grading.answer_statements import course_totals_moved, progress_locked
 from grading.models import GradeOverride, PartProgress, StudentProgress, Submission, WrongAnswerCount
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.wrong_answer_counts import (
@@ -226,25 +224,12 @@ def progress_refresh(*, course_id: int, student_id: int, part_id: int,
     return row
 
 
-def progress_for_update(*, course_id: int, student_id: int, part_id: int,
-                        **annotations: Any) -> PartProgress:
+def progress_for_update(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
     """The (student, part) row, created if missing, locked until the transaction ends (so
-    concurrent answers of one student to one part are checked one after the other).
-
-    `annotations` are read in the same statement (e.g. whether an earlier answer repeats
-    this one), so the lock costs one query when the row exists, three when it is created."""
-    rows = PartProgress.objects.select_for_update(of=("self",)).filter(
-        course_id=course_id, student_id=student_id, part_id=part_id)
-    if annotations:
-        rows = rows.annotate(**annotations)
-    row = rows.first()
-    if row is None:
-        # Created without a savepoint; a concurrent creator's row is then the one locked.
-        PartProgress.objects.bulk_create(
-            [PartProgress(course_id=course_id, student_id=student_id, part_id=part_id)],
-            ignore_conflicts=True)
-        row = rows.get()
-    return row
+    concurrent answers of one student to one part are checked one after the other): one
+    query when the row exists, three when it is created. The answer path's two locks also
+    ask something alongside (`grading.answer_statements`)."""
+    return progress_locked(course_id=course_id, student_id=student_id, part_id=part_id)
 
 
 # --- By difference: the answer path's two steps, exact when the answer is the latest one
@@ -338,13 +323,6 @@ def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | 
     if after:
         wrong_answer_counts_change(course_id=row.course_id, part_id=row.part_id,
                                    before={d: before.get(d, 0) for d in after}, after=after)
-
-
-def _greatest(name: str, value: datetime | None) -> Any:
-    if value is None:
-        return F(name)
-    return Case(When(Q(**{f"{name}__isnull": True}) | Q(**{f"{name}__lt": value}),
-                     then=Value(value)), default=F(name))
 
 
 # --- Rebuild: the same numbers by a different road (a fold over each student's answers)

@@ -89,12 +89,14 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
         before = (submission.outcome, submission.score)
         now = timezone.now()
         fields = _stored_fields(verdict, now)
-        if only_if_outcome is None and not any(
-                hasattr(value, "resolve_expression") for value in fields.values()):
-            changed = row_values_update(Submission, submission.pk, fields)  # uncompiled
+        plain = not any(hasattr(value, "resolve_expression") for value in fields.values())
+        if only_if_outcome is None and plain:  # the answer path's: one uncompiled UPDATE
+            changed = row_values_update(Submission, submission.pk, fields)
         else:
-            changed = Submission.objects.filter(pk=submission.pk, **(
-                {} if only_if_outcome is None else {"outcome": only_if_outcome})).update(**fields)
+            stored = Submission.objects.filter(pk=submission.pk)
+            if only_if_outcome is not None:
+                stored = stored.filter(outcome=only_if_outcome)
+            changed = stored.update(**fields)
         if not changed:
             return False
         _fields_set(submission, fields)

@@ -5,7 +5,8 @@ module's own numbers in the course (`grading.models.DefaultVariant`).
 
 Through the ORM these were three to four queries costing about 5 ms of Python on every
 such request (docs/scaling.md); here they are one hand-written statement whose rows are
-cut into the same model instances (`core.sql_rows`).
+cut into the same model instances (`core.sql_rows`). `part_history`, the student's answers
+to the part that the answered-in-place fragment lists, is read the same way.
 """
 
 import functools

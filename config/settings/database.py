@@ -19,6 +19,10 @@ def connection_settings(database: dict[str, Any], env: environ.Env) -> dict[str,
       connection). Django's pool does not combine with persistent connections, so with the
       pool CONN_MAX_AGE is 0 (connections go back to the pool after each request). Ignored
       on SQLite;
+    - `DB_SERVER_SIDE_BINDING` (default on) and `DB_PREPARE_THRESHOLD` (default 5, `off`:
+      never): on PostgreSQL, values bound on the server and a statement prepared once run
+      that many times on a connection (behind PgBouncer before 1.21 in transaction mode:
+      `off`);
     - `DB_DISABLE_SERVER_SIDE_CURSORS` (default off): on behind PgBouncer in transaction
       pooling mode, where a server-side cursor opened outside a transaction breaks;
     - on SQLite, a writer waits for the lock instead of failing (a web server and a worker
