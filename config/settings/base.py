@@ -128,6 +128,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Argon2id at OWASP's parameters (core/password_hashers.py); the others verify passwords stored
+# earlier, which are stored again with the first at their next sign-in.
+PASSWORD_HASHERS = [
+    "core.password_hashers.Argon2idHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 # Sign-in throttling (django-axes: SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_SECONDS) is set in
 # config/settings/operations.py, with the other operations settings.
 LOGIN_URL = "/accounts/login/"
