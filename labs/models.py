@@ -4,6 +4,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from courses.models import Course, Lab
 
@@ -36,7 +37,9 @@ class LabRun(models.Model):
     reused_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="reused_by"
     )
-    queued_at = models.DateTimeField(auto_now_add=True)
+    # A default, not auto_now_add: a run that reuses a finished result is stored queued,
+    # started and finished at one instant, in one INSERT (labs.services.lab_run_request).
+    queued_at = models.DateTimeField(default=timezone.now, editable=False)
     started_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -1,7 +1,7 @@
 """Student-facing reads for labs: a lab of the student's course, their runs, key numbers."""
 
 import uuid
-from dataclasses import dataclass, field
+from functools import cached_property
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -18,32 +18,43 @@ from labs.simulations import SIMULATIONS
 RUNS_LISTED = 20
 
 
-@dataclass(frozen=True)
 class LabPage:
-    enrollment: Enrollment
-    lab: Lab
-    runs: list[LabRun]
-    #: Predictions graded by this lab that the student has not committed yet (the lab would
-    #: show the answer).
-    predictions_due: list[Exercise] = field(default_factory=list)
+    """A lab of the student's course; the student's earlier runs and the predictions it grades
+    that they have yet to commit are read when first used (a request that only asks for a run
+    and redirects never reads them)."""
+
+    def __init__(self, *, enrollment: Enrollment, lab: Lab, runs_listed: int = RUNS_LISTED):
+        self.enrollment, self.lab, self._runs_listed = enrollment, lab, runs_listed
+
+    @cached_property
+    def runs(self) -> list[LabRun]:
+        """The student's latest runs of the lab, newest first, without results or plots."""
+        return list(
+            LabRun.objects.filter(lab=self.lab, course=self.enrollment.course,
+                                  requester_id=self.enrollment.user_id)
+            .defer("result").order_by("-queued_at", "-id")[:self._runs_listed]
+        )
+
+    @cached_property
+    def predictions_due(self) -> list[Exercise]:
+        """Predictions graded by this lab that the student has not committed yet (the lab
+        would show the answer); see `predictions_due`."""
+        return predictions_due(lab=self.lab, course=self.enrollment.course,
+                               student_id=self.enrollment.user_id)
 
 
 def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: str,
                     runs: int = RUNS_LISTED) -> LabPage:
-    """An active lab of the course's module, the user's latest runs of it (newest first,
-    without their results or plots) and the predictions it grades that the user has yet to
-    commit; Http404 when the user is not a member or there is no such lab."""
+    """An active lab of the course's module, with the user's latest `runs` runs of it (newest
+    first, without their results or plots) and the predictions it grades that the user has
+    yet to commit, both read on first use; Http404 when the user is not a member or there is
+    no such lab."""
     enrollment = enrollment_get(user=user, course_slug=course_slug)
     lab = (Lab.objects.active().select_related("section")
            .filter(module_id__in=enrollment.course.module_ids(), slug=lab_slug).first())
     if lab is None:
         raise Http404("No such lab.")
-    earlier = list(
-        LabRun.objects.filter(lab=lab, course=enrollment.course, requester_id=user.pk)
-        .defer("result").order_by("-queued_at", "-id")[:runs]
-    )
-    exercises = predictions_due(lab=lab, course=enrollment.course, student_id=user.pk)
-    return LabPage(enrollment=enrollment, lab=lab, runs=earlier, predictions_due=exercises)
+    return LabPage(enrollment=enrollment, lab=lab, runs_listed=runs)
 
 
 def predictions_due(*, lab: Lab, course: Course, student_id: int | None) -> list[Exercise]:

@@ -108,20 +108,20 @@ would print the key of an exercise the student has not solved, for their own var
                                   status=LabRun.Status.SUCCEEDED)
             .order_by("finished_at").first()
         )
+        # A reused result is stored with the run, in the one INSERT.
+        now = timezone.now()
+        reused = {} if finished is None else {
+            "status": LabRun.Status.SUCCEEDED, "progress": 1.0, "result": finished.result,
+            "compute_ms": finished.compute_ms, "reused_from": finished,
+            "started_at": now, "finished_at": now,
+        }
         run = LabRun.objects.create(
             lab=lab, course=course, requester=requester, submission=submission, params=clean,
-            params_key=key, seed=seed,
+            params_key=key, seed=seed, queued_at=now, **reused,
         )
         if on_stored is not None:
             on_stored(run)
         if finished is not None:
-            now = timezone.now()
-            LabRun.objects.filter(pk=run.pk).update(
-                status=LabRun.Status.SUCCEEDED, progress=1.0, result=finished.result,
-                compute_ms=finished.compute_ms, reused_from=finished,
-                started_at=now, finished_at=now,
-            )
-            run.refresh_from_db()
             lab_run_finished_record(run_id=run.pk, course_id=course.pk)
         else:
             task_send_on_commit(RUN_TASK, run.pk)

@@ -26,8 +26,21 @@ def test_lab_page_lists_the_students_latest_runs_in_four_queries(
         lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=seed)
     with django_assert_num_queries(4):  # enrolment, lab, runs, predictions due
         page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="rnn")
-    assert len(page.runs) == min(runs, 20)
-    assert page.runs[0].seed == runs - 1  # newest first
+        listed, due = page.runs, page.predictions_due
+    assert len(listed) == min(runs, 20) and due == []
+    assert listed[0].seed == runs - 1  # newest first
+
+
+def test_the_runs_and_predictions_due_are_read_only_when_used(alice, course, lab,
+                                                              django_assert_num_queries):
+    """A POST that requests a run and redirects never shows the page: 2 reads, not 4."""
+    lab_run_request(lab=lab, course=course, requester=alice, params={}, seed=1)
+    with django_assert_num_queries(2):  # enrolment, lab
+        page = lab_for_student(user=alice, course_slug=course.slug, lab_slug="rnn")
+    with django_assert_num_queries(1):
+        assert [run.seed for run in page.runs] == [1]
+    with django_assert_num_queries(0):  # read once
+        assert len(page.runs) == 1
 
 
 def test_a_run_is_found_by_uuid_and_requester_only(alice, bob, course, other_course, lab):

@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from courses.models import Lab
@@ -94,6 +96,22 @@ def test_same_lab_params_and_seed_reuse_a_finished_result_without_queueing(
     assert second.result == LabRun.objects.get(pk=first.pk).result
     assert second.requester == bob
     assert all("lab_run_task" not in repr(callback) for callback in queued)
+    stored = LabRun.objects.get(pk=second.pk)  # as the run's page and the API will read it
+    assert (stored.status, stored.reused_from_id, stored.result) == (
+        LabRun.Status.SUCCEEDED, first.pk, second.result)
+    assert stored.queued_at == stored.started_at == stored.finished_at
+
+
+def test_a_reused_result_is_stored_with_the_run_in_one_insert(lab, course, alice, bob):
+    first = _request(lab, course, alice)
+    lab_run_execute(run_id=first.pk)
+    with CaptureQueriesContext(connection) as queries:
+        _request(lab, course, bob)
+    writes = [q["sql"].split()[0] for q in queries.captured_queries
+              if q["sql"].startswith(("INSERT", "UPDATE"))]
+    assert writes.count("UPDATE") == 0
+    assert sum('"labs_labrun"' in q["sql"] for q in queries.captured_queries
+               if q["sql"].startswith("INSERT")) == 1
 
 
 def test_a_different_seed_is_a_new_computation(lab, course, alice):
