@@ -57,7 +57,7 @@ def prediction_submit(submission: Submission, params: dict[str, Any]) -> Submiss
     registered hold keeps it for later (see `prediction_hold_register`)."""
     if prediction_held(submission):
         return submission
-    prediction_run_request(submission, params)
+    prediction_run_request(submission, params, variant_params=params)
     return submission
 
 
@@ -73,17 +73,21 @@ def prediction_lab_params(spec: dict[str, Any], params: dict[str, Any]) -> dict[
 
 
 def prediction_run_request(submission: Submission, params: dict[str, Any], *,
-                           seed: int | None = None) -> LabRun:
+                           seed: int | None = None,
+                           variant_params: dict[str, Any] | None = None) -> LabRun:
     """Request the run grading the stored prediction `submission` with the lab parameters
     of variant `params` and `seed` (default: the student's variant seed). When an identical
-    finished run is reused, the prediction is graded once the transaction commits."""
+    finished run is reused, the prediction is graded once the transaction commits, with
+    `variant_params` when given (the student's variant's, as the answer path has drawn it),
+    else the variant read again."""
     run = lab_run_request(
         lab=prediction_lab(submission), course=submission.course, requester=submission.student,
         params=prediction_lab_params(submission.part.spec, params),
         seed=(submission.variant_seed or 0) if seed is None else seed, submission=submission,
     )
-    if run.is_finished:
-        transaction.on_commit(lambda: predictions_grade_for_run(run_id=run.pk))
+    if run.is_finished:  # graded from what is in hand: the run and its submission
+        transaction.on_commit(lambda: predictions_grade_for_run(run_id=run.pk, run=run,
+                                                                params=variant_params))
     return run
 
 
@@ -96,9 +100,15 @@ def lab_run_execute_and_grade(*, run_id: int) -> ExecuteOutcome:
     return outcome
 
 
-def predictions_grade_for_run(*, run_id: int) -> int:
-    """Grade the pending prediction attached to a finished run; returns how many were graded."""
-    run = LabRun.objects.select_related("submission__part__exercise").filter(pk=run_id).first()
+def predictions_grade_for_run(*, run_id: int, run: LabRun | None = None,
+                              params: dict[str, Any] | None = None) -> int:
+    """Grade the pending prediction attached to a finished run; returns how many were graded.
+
+    `run` (with its submission) and `params` (the student's variant's parameters) spare the
+    reads when the caller has just stored them: the verdict is still written only while the
+    stored prediction is pending (`only_if_outcome`), so a stale copy changes nothing."""
+    if run is None:
+        run = LabRun.objects.select_related("submission__part__exercise").filter(pk=run_id).first()
     if run is None or run.submission is None or not run.is_finished:
         return 0
     submission = run.submission
@@ -116,10 +126,11 @@ def predictions_grade_for_run(*, run_id: int) -> int:
                misconception="")
         return 1
     measured = measured_value(run.result, spec["measure"])
-    variant = variant_for(student=submission.student, course=submission.course,
-                          exercise=submission.part.exercise)
+    if params is None:
+        params = variant_for(student=submission.student, course=submission.course,
+                             exercise=submission.part.exercise).params
     verdict = prediction_verdict(spec=spec, raw_answer=submission.raw_answer, measured=measured,
-                                 params=variant.params, submission_id=submission.pk)
+                                 params=params, submission_id=submission.pk)
     with transaction.atomic():
         verdict_record(submission=submission, why=Why.LAB, verdict=verdict,
                        only_if_outcome=Submission.Outcome.PENDING)

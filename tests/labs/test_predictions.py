@@ -1,6 +1,8 @@
 """Predictions: stored and locked first, graded against what the lab measured when it finishes."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from courses.models import Part
 from grading.models import Submission
@@ -44,6 +46,26 @@ def test_finished_run_grades_the_prediction_beside_the_measurement(
     assert submission.score == 1.0
     crossing = "Mostly diagonal, with a local crossing where the adjectives and nouns swap order"
     assert f"You predicted: {crossing}. The lab measured: {crossing}." in submission.feedback
+
+
+def test_a_prediction_whose_run_reuses_a_result_is_graded_from_what_is_in_hand(
+    alice, bob, course, shape, django_capture_on_commit_callbacks
+):
+    """The same lab, parameters and seed ran for bob: alice's run reuses its result and her
+    prediction is graded when her answer commits, without reading the run, her or the
+    course again."""
+    first = _predict(bob, course, shape, "diagonal", django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=first).pk)
+    with CaptureQueriesContext(connection) as queries:
+        submission = _predict(alice, course, shape, "diagonal-with-crossing",
+                              django_capture_on_commit_callbacks)
+    submission.refresh_from_db()
+    assert (submission.outcome, submission.score) == (Submission.Outcome.CORRECT, 1.0)
+    assert LabRun.objects.get(submission=submission).reused_from_id is not None
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if 'FROM "labs_labrun" INNER JOIN' in sql]
+    assert not [sql for sql in reads if 'FROM "auth_user"' in sql or 'FROM "courses_course"' in sql]
 
 
 def test_wrong_prediction_gets_its_misconception_when_measured(
