@@ -9,10 +9,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 
 from courses.models import Course, CourseModule, Enrollment, Exercise
+from grading.deadline_statement import exercise_deadline_rows
 from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
@@ -112,52 +113,28 @@ class DeadlineStatus:
         return None if value is None else value.astimezone(self.zone)
 
 
-#: The policy's fields a status needs, read with the deadlines (one query for both).
-_POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
-
-
 def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineStatus]:
     """The student's deadline on every exercise of the course that has one, by exercise id
     (exercises without a deadline are absent): its own due date in the course, else its
     module's default due date in the course (as `deadline_status` reads them), each with the
-    student's extension. One query: the exercises with their due dates, the student's
-    extensions and the course's policy as subqueries."""
-    extension = DeadlineExtension.objects.filter(course=course, exercise=OuterRef("pk"),
-                                                 student=student)
-    own = Deadline.objects.filter(course=course, exercise=OuterRef("pk")).values("due_at")[:1]
-    module_due = CourseModule.objects.filter(course=course, module_id=OuterRef("module_id"))
-    dated_modules = CourseModule.objects.filter(course=course, due_at__isnull=False)
-    policy_row = DeadlinePolicy.objects.filter(course=course)
-    rows = list(
-        Exercise.objects.filter(
-            Q(module_id__in=dated_modules.values("module_id"))
-            | Q(pk__in=Deadline.objects.filter(course=course).values("exercise_id")))
-        .annotate(own_due=Subquery(own), module_due=Subquery(module_due.values("due_at")[:1]),
-                  extension_due=Subquery(extension.values("due_at")[:1]),
-                  extension_reason=Subquery(extension.values("reason")[:1]),
-                  **{f"policy_{name}": Subquery(policy_row.values(name)[:1])
-                     for name in _POLICY_FIELDS})
-        .values("pk", "own_due", "module_due", "extension_due", "extension_reason",
-                *(f"policy_{name}" for name in _POLICY_FIELDS))
-    )
+    student's extension. One statement: the exercises with their due dates, the student's
+    extensions and the course's policy (`grading.deadline_statement`)."""
+    rows = exercise_deadline_rows(course_id=course.pk, student_id=student.pk)
     if not rows:
         return {}
-    first = rows[0]
-    policy = (DeadlinePolicy(course=course, **{name: first[f"policy_{name}"]
-                                               for name in _POLICY_FIELDS})
-              if first["policy_time_zone"] is not None else DeadlinePolicy(course=course))
+    first = rows[0].policy
+    policy = DeadlinePolicy(course=course, **first) if first is not None \
+        else DeadlinePolicy(course=course)
     statuses = {}
     for row in rows:
-        course_due: datetime | None = row["own_due"] if row["own_due"] is not None \
-            else row["module_due"]
+        course_due = row.own_due if row.own_due is not None else row.module_due
         if course_due is None:
             continue
-        extension_due: datetime | None = row["extension_due"]
-        later = extension_due is not None and extension_due > course_due
-        statuses[row["pk"]] = DeadlineStatus(
-            due_at=extension_due if later and extension_due else course_due,
+        later = row.extension_due is not None and row.extension_due > course_due
+        statuses[row.exercise_id] = DeadlineStatus(
+            due_at=row.extension_due if later and row.extension_due else course_due,
             course_due_at=course_due,
-            extension_reason=row["extension_reason"] if later else None, policy=policy)
+            extension_reason=row.extension_reason if later else None, policy=policy)
     return statuses
 
 
