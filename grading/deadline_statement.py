@@ -23,8 +23,7 @@ from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 #: The policy's fields a deadline status needs (grading.deadlines.DeadlineStatus).
 POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
 
-_POLICY_COLUMNS = ", ".join(f"p.{DeadlinePolicy._meta.get_field(name).column}"
-                            for name in POLICY_FIELDS)
+_POLICY_COLUMNS = ", ".join(f"p.{connection.ops.quote_name(name)}" for name in POLICY_FIELDS)
 # Only the models' own table and column names are put into the statement; every value is a
 # parameter.
 _SQL = (
