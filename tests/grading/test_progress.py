@@ -1,6 +1,6 @@
 """Progress rows and wrong-answer counts kept on write equal a rebuild from submissions,
-after any sequence of submissions, reviews, overrides, regrades, withdrawals and refreshes
-of many students at once; the class's
+after any sequence of submissions, predictions graded by their lab run, reviews, overrides,
+regrades, withdrawals and refreshes of many students at once; the class's
 wrong answers read from the counts equal those grouped from the active students' answers."""
 
 import contextlib
@@ -28,11 +28,15 @@ from grading.reviews import review_create
 from grading.services import SubmissionRefused, submission_create
 from grading.variant_assignment import variant_for
 from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
+from labs.models import LabRun
+from labs.predictions import lab_run_execute_and_grade
 from privacy.erasure import personal_data_erase
 
 pytestmark = pytest.mark.django_db
 
 ANSWERS = ("right", "linear", "wrong", "invalid", "half")
+#: Predictions of the attention lab's alignment shape: right, wrong (a misconception), other.
+PREDICTIONS = ("diagonal-with-crossing", "diagonal", "uniform")
 
 
 def _counts(course) -> set[tuple[Any, ...]]:
@@ -87,23 +91,40 @@ operation = st.one_of(
     st.tuples(st.just("withdraw"), st.integers(0, 2)),
     st.tuples(st.just("erase"), st.integers(0, 2)),
     st.tuples(st.just("refresh_many"), st.integers(0, 2)),
+    st.tuples(st.just("predict"), st.integers(0, 2), st.sampled_from(PREDICTIONS),
+              st.booleans()),  # True: its run is executed and the prediction graded at once
+    # A worker runs a waiting lab run (or finds it reused) and grades the prediction.
+    st.tuples(st.just("lab"), st.integers(0, 50)),
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=12))
 def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene, ops) -> None:
     for model in (Review, GradeOverride, PartProgress, StudentProgress, WrongAnswerCount):
         model.objects.all().delete()
+    LabRun.objects.all().delete()
     Submission.objects.all().delete()
     Enrollment.objects.filter(course=course).update(is_active=True)
     students = [alice, bob, irene]  # the instructor answers too; only students are counted
     parts = list(Part.objects.select_related("exercise").filter(exercise__slug__in=[
         "apply-1-gradient-bound", "extend-bottleneck", "apply-2-sequential-steps"]
     ).order_by("exercise__slug", "order"))[:3]
+    prediction = Part.objects.select_related("exercise").get(
+        exercise__slug="predict-alignment-shape", key="shape")
     for op in ops:
-        if op[0] == "submit":
+        if op[0] == "predict":  # stored pending; its run waits for a worker (or is reused)
+            with contextlib.suppress(SubmissionRefused):
+                made = submission_create(student=students[op[1]], course=course,
+                                         part=prediction, raw_answer=op[2])
+                if op[3]:
+                    lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=made).pk)
+        elif op[0] == "lab":
+            waiting = list(LabRun.objects.filter(submission__outcome="pending").order_by("pk"))
+            if waiting:
+                lab_run_execute_and_grade(run_id=waiting[op[1] % len(waiting)].pk)
+        elif op[0] == "submit":
             student, part = students[op[1] % 3], parts[op[2] % len(parts)]
             with contextlib.suppress(SubmissionRefused):
                 submission_create(student=student, course=course, part=part,
