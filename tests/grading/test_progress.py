@@ -121,9 +121,9 @@ def test_kept_rows_equal_a_rebuild_after_any_sequence(course, alice, bob, irene,
                 if op[3]:
                     lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=made).pk)
         elif op[0] == "lab":
-            waiting = list(LabRun.objects.filter(submission__outcome="pending").order_by("pk"))
-            if waiting:
-                lab_run_execute_and_grade(run_id=waiting[op[1] % len(waiting)].pk)
+            queued = list(LabRun.objects.filter(submission__outcome="pending").order_by("pk"))
+            if queued:
+                lab_run_execute_and_grade(run_id=queued[op[1] % len(queued)].pk)
         elif op[0] == "submit":
             student, part = students[op[1] % 3], parts[op[2] % len(parts)]
             with contextlib.suppress(SubmissionRefused):

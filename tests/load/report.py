@@ -4,7 +4,8 @@
 per step of the rush and `baseline_stats.csv` for the bare view. This prints, per step, the
 requests per second and the p50/p95/p99 per endpoint with the failures; then the highest rate
 whose submit p99 (the worst of the right, wrong and invalid submits) is within the target,
-the baseline's rate and the ratio of the two. Exits 1 if any request failed.
+the baseline's rate and the ratio of the two. With `bin/load --cpu`, also the CPU each route
+cost the web workers per step (tests/load/cpu_report.py). Exits 1 if any request failed.
 """
 
 import argparse
@@ -15,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.load.cpu_report import route_cpu_print
 from tests.load.locustfile import ENDPOINTS, SUBMIT_ENDPOINTS
 
 SUBMIT_NAMES = {ENDPOINTS[key] for key in SUBMIT_ENDPOINTS}
@@ -103,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     if (args.folder / "baseline_stats.csv").exists():
         baseline = step_read(args.folder, "baseline", 0)
         step_print("Baseline (bare view, one INSERT, no think time)", baseline)
+
+    for step in steps:  # recorded with bin/load --cpu only
+        route_cpu_print(f"CPU per request with {step.users} users, by route",
+                        args.folder / f"cpu-step-{step.users}")
+    route_cpu_print("CPU per request of the bare view", args.folder / "cpu-baseline")
 
     print("\nSummary")
     for step in steps:
