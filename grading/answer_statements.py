@@ -95,8 +95,10 @@ def _row_locked(sql: str, params: list[Any], *, course_id: int, student_id: int,
 
 
 def progress_locked(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
-    """The progress row, created if missing, locked until the transaction ends (what
-    `grading.progress.progress_for_update` gives). One statement when the row exists."""
+    """The (student, part) progress row, created if missing, locked until the transaction
+    ends, so concurrent writers of one student's part go one after the other (recovery,
+    regrades, reviews; the answer path's two locks below also ask something alongside). One
+    statement when the row exists, three when it is created."""
     return _row_locked(_LOCK_SQL + _locking(), [course_id, student_id, part_id],
                        course_id=course_id, student_id=student_id, part_id=part_id)
 

@@ -12,22 +12,19 @@ the ORM query it replaced, on SQLite and PostgreSQL.
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from django.db import connection
 
-from core.sql_rows import value_from_db
+from core.sql_rows import ModelColumns, instances, value_from_db
 from courses.models import CourseModule, Exercise
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 
-#: The policy's fields a deadline status needs (grading.deadlines.DeadlineStatus).
-POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
-
-_POLICY_COLUMNS = ", ".join(f"p.{connection.ops.quote_name(name)}" for name in POLICY_FIELDS)
+_POLICY = ModelColumns(DeadlinePolicy, "p")
 # Only the models' own table and column names are put into the statement; every value is a
 # parameter.
 _SQL = (
-    f"SELECT x.id, d.due_at, cm.due_at, e.due_at, e.reason, {_POLICY_COLUMNS} "  # noqa: S608
+    f"SELECT {_POLICY.select}, x.id, d.due_at, cm.due_at, e.due_at, e.reason "  # noqa: S608
     f"FROM {Exercise._meta.db_table} x "
     f"LEFT JOIN {Deadline._meta.db_table} d ON d.course_id = %s AND d.exercise_id = x.id "
     f"LEFT JOIN {CourseModule._meta.db_table} cm "
@@ -50,27 +47,26 @@ class ExerciseDeadlineRow:
     module_due: datetime | None
     extension_due: datetime | None
     extension_reason: str | None
-    policy: dict[str, Any] | None
+    policy: DeadlinePolicy | None
 
 
 def exercise_deadline_rows(*, course_id: int, student_id: int) -> list[ExerciseDeadlineRow]:
     """Every exercise with a deadline in course `course_id` (its own, or its module's default
-    due date in the course), with the student's extension and the course's policy, in no
-    particular order. One statement."""
+    due date in the course), with the student's extension and the course's policy (the ORM's
+    instance), in no particular order. One statement."""
     with connection.cursor() as cursor:
         cursor.execute(_SQL, [course_id, course_id, course_id, student_id, course_id,
                               course_id, course_id])
         found = cursor.fetchall()
     rows = []
-    for exercise_id, own, module_due, extension_due, reason, *policy in found:
+    for row in found:
+        (policy,), (exercise_id, own, module_due, extension_due, reason) = instances(
+            row, [_POLICY])
         rows.append(ExerciseDeadlineRow(
             exercise_id=exercise_id,
             own_due=value_from_db(own, Deadline, "due_at"),
             module_due=value_from_db(module_due, CourseModule, "due_at"),
             extension_due=value_from_db(extension_due, DeadlineExtension, "due_at"),
-            extension_reason=reason,
-            policy=None if policy[0] is None else {
-                name: value_from_db(value, DeadlinePolicy, name)
-                for name, value in zip(POLICY_FIELDS, policy, strict=True)},
+            extension_reason=reason, policy=cast(DeadlinePolicy | None, policy),
         ))
     return rows

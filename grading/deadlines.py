@@ -122,9 +122,8 @@ def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineSta
     rows = exercise_deadline_rows(course_id=course.pk, student_id=student.pk)
     if not rows:
         return {}
-    first = rows[0].policy
-    policy = DeadlinePolicy(course=course, **first) if first is not None \
-        else DeadlinePolicy(course=course)
+    policy = rows[0].policy or DeadlinePolicy(course=course)
+    policy.course = course  # read with the rows, not again through the relation
     statuses = {}
     for row in rows:
         course_due = row.own_due if row.own_due is not None else row.module_due

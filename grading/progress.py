@@ -114,7 +114,7 @@ def _part_progress_refresh(*, course_id: int, student_id: int, part_id: int,
     # Lock the row first: under READ COMMITTED the aggregates below then see every answer
     # committed by a concurrent refresh of the same row, which cannot overwrite ours.
     if row is None:
-        row = progress_for_update(course_id=course_id, student_id=student_id, part_id=part_id)
+        row = progress_locked(course_id=course_id, student_id=student_id, part_id=part_id)
     before = dict(row.wrong_answers or {})
     mine = Submission.objects.filter(course_id=course_id, student_id=student_id, part_id=part_id)
     first_correct = (mine.filter(outcome=Submission.Outcome.CORRECT, counts_as_attempt=True)
@@ -222,14 +222,6 @@ def progress_refresh(*, course_id: int, student_id: int, part_id: int,
     student_progress_refresh(course_id=course_id, student_id=student_id)
     wrong_answer_counts_change(course_id=course_id, part_id=part_id, before=before, after=after)
     return row
-
-
-def progress_for_update(*, course_id: int, student_id: int, part_id: int) -> PartProgress:
-    """The (student, part) row, created if missing, locked until the transaction ends (so
-    concurrent answers of one student to one part are checked one after the other): one
-    query when the row exists, three when it is created. The answer path's two locks also
-    ask something alongside (`grading.answer_statements`)."""
-    return progress_locked(course_id=course_id, student_id=student_id, part_id=part_id)
 
 
 # --- By difference: the answer path's two steps, exact when the answer is the latest one

@@ -20,7 +20,8 @@ from grading.deadlines import deadline_for
 from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
-from grading.progress import answer_digest, progress_for_update, progress_refresh
+from grading.answer_statements import progress_locked
+from grading.progress import answer_digest, progress_refresh
 from grading.services import GRADED, AttemptState, SubmissionRefused, penalised
 from grading.variant_assignment import variant_for
 
@@ -53,7 +54,7 @@ def legacy_submission_create(
         # The progress row is locked until commit: concurrent answers of this student to this
         # part are checked one after the other. Answers stored but not graded yet count
         # against the limit, so two in flight cannot both take the last attempt.
-        row = progress_for_update(course_id=course.pk, student_id=student.pk, part_id=part.pk)
+        row = progress_locked(course_id=course.pk, student_id=student.pk, part_id=part.pk)
         state = AttemptState(used=row.attempts + row.ungraded, limit=part.exercise.max_attempts,
                              solved=row.solved)
         if state.solved:

@@ -10,13 +10,15 @@ import pytest
 from django.db.models import OuterRef, Q, Subquery
 
 from courses.models import Course, CourseModule, Exercise
-from grading.deadline_statement import POLICY_FIELDS, exercise_deadline_rows
+from grading.deadline_statement import exercise_deadline_rows
 from grading.deadlines import deadline_policy_set, deadline_set, extension_set
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 
 pytestmark = pytest.mark.django_db
 
 DUE = datetime(2030, 6, 1, 12, 0, tzinfo=ZoneInfo("UTC"))
+#: The policy's fields a deadline status uses (grading.deadlines.DeadlineStatus).
+POLICY_FIELDS = ("time_zone", "late", "late_share", "late_days", "tas_grant_extensions")
 
 
 def _orm_rows(course: Course, student_id: int) -> set[tuple]:
@@ -45,7 +47,7 @@ def _orm_rows(course: Course, student_id: int) -> set[tuple]:
 
 def _rows(course: Course, student_id: int) -> set[tuple]:
     return {(r.exercise_id, r.own_due, r.module_due, r.extension_due, r.extension_reason,
-             None if r.policy is None else tuple(r.policy[name] for name in POLICY_FIELDS))
+             None if r.policy is None else tuple(getattr(r.policy, name) for name in POLICY_FIELDS))
             for r in exercise_deadline_rows(course_id=course.pk, student_id=student_id)}
 
 
