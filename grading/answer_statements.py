@@ -4,7 +4,7 @@ An answer runs about fifteen statements. Built with the ORM, each cost 1 to 5 ms
 (building the filters, compiling nested subqueries, choosing the columns) for well under
 1 ms of database work; a deadline rush is bound by that Python (docs/scaling.md, "Where an
 answer's time goes"). The statements here are the ones whose compilation cost the most: the
-two locking reads of the progress row with what they ask alongside, the exercise's place in
+locking reads of the progress row with what they ask alongside, the exercise's place in
 the course, and the student's course totals moved by difference. Each does exactly what the
 ORM query it replaces did; tests/grading/test_answer_statements.py checks them against the
 ORM on SQLite and PostgreSQL.
@@ -61,6 +61,11 @@ _VERDICT_SQL = (
     f"AND s.answer_key = %s AND s.id <> %s) AS repeated, "
     f"EXISTS(SELECT 1 FROM {_PART} p WHERE p.exercise_id = %s AND p.archived_at IS NULL "
     f'AND p."order" > %s AND {{carries}}) AS carried '
+    f"FROM {_PROGRESS} pp WHERE pp.course_id = %s AND pp.student_id = %s AND pp.part_id = %s"
+)
+_LATER_SQL = (
+    f"SELECT {_ROW}, EXISTS(SELECT 1 FROM {_SUBMISSION} s WHERE s.course_id = %s "  # noqa: S608
+    f"AND s.student_id = %s AND s.part_id = %s AND s.id > %s) AS later "
     f"FROM {_PROGRESS} pp WHERE pp.course_id = %s AND pp.student_id = %s AND pp.part_id = %s"
 )
 _DATES_SQL = (
@@ -126,6 +131,16 @@ def progress_locked_for_verdict(*, course_id: int, student_id: int, part: Part,
               part.order, _ANSWER_CALL, course_id, student_id, part.pk]
     return _row_locked(sql, params, course_id=course_id, student_id=student_id,
                        part_id=part.pk)
+
+
+def progress_locked_for_lab_verdict(*, course_id: int, student_id: int, part_id: int,
+                                    submission_id: int) -> PartProgress:
+    """The progress row, locked (as `progress_locked`), with `later`: whether the student
+    stored another answer to the part after submission `submission_id` (a prediction about
+    to be graded from its lab run). One statement when the row exists."""
+    params = [course_id, student_id, part_id, submission_id, course_id, student_id, part_id]
+    return _row_locked(_LATER_SQL + _locking(), params, course_id=course_id,
+                       student_id=student_id, part_id=part_id)
 
 
 def exercise_dates(*, course_id: int, module_id: int, exercise_id: int,

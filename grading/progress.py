@@ -264,26 +264,42 @@ def progress_is_latest(row: PartProgress, stored_as: int | None) -> bool:
     return stored_as is not None and row.submissions == stored_as and row.ungraded == 1
 
 
+def progress_is_latest_pending(row: PartProgress) -> bool:
+    """Whether the lab verdict of a pending prediction can be applied by difference to the
+    `row` read by `grading.answer_statements.progress_locked_for_lab_verdict`: no answer
+    stored after the prediction (`later`) and none waiting for its first grading, so that
+    every answer, the prediction included, is counted in the row as graded (a row that
+    counts no pending answer does not count this one: it is re-aggregated)."""
+    return not getattr(row, "later", True) and row.ungraded == 0 and row.pending > 0
+
+
 def progress_verdict_applied(*, row: PartProgress, outcome: str, score: float | None,
                              counts: bool, canonical: str, misconception: str,
                              created_at: datetime, graded_at: datetime,
-                             points: float, active: bool) -> None:
+                             points: float, active: bool, replaces_pending: bool = False,
+                             ) -> None:
     """Apply the first verdict of the latest answer (see `progress_is_latest`) to the locked
     `row`, the student's course totals and the course's wrong-answer sums, by difference:
     what `progress_refresh` would compute, without re-aggregating earlier answers. Three
     statements, four for a wrong answer, more only on the student's first answer in the
     course. `points`, `active`: the part's points and whether it counts toward the totals
-    (not archived)."""
+    (not archived).
+
+    `replaces_pending`: the verdict replaces the "pending" verdict of the latest answer, a
+    prediction graded from its lab run (see `progress_is_latest_pending`); that answer is
+    then already counted as graded and, if it `counts`, as an attempt.
+    """
     old_best, old_correct = row.best_score, row.correct
     old_attempts, old_review = row.attempts, row.awaiting_review
     before = dict(row.wrong_answers or {})
-    row.ungraded -= 1
+    if not replaces_pending:
+        row.ungraded -= 1
+        if counts:
+            row.attempts += 1
     if outcome not in WAITING:
         row.pending -= 1
     if outcome == Submission.Outcome.REVIEW:
         row.awaiting_review += 1
-    if counts:
-        row.attempts += 1
     if outcome in SCORED and score is not None:
         row.computed_best = score if row.computed_best is None else max(row.computed_best, score)
     if outcome == Submission.Outcome.CORRECT:

@@ -80,10 +80,14 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
     nothing, when `only_if_outcome` is given and the stored outcome is another (a concurrent
     writer got there first).
 
-    `row`: the progress row, already locked by the caller; with `latest` (see
-    `grading.progress.progress_is_latest`: the answer path's first verdict on the latest
-    answer) the row is moved by difference, else re-aggregated. `part_points` and
-    `part_active` go with `latest` (the part's points and whether it counts in the totals).
+    `row`: the progress row, already locked by the caller; with `latest` the row is moved by
+    difference, else re-aggregated. `latest` is for a verdict from a known previous state:
+    the answer path's first verdict on the latest answer (`Why.ANSWER`, see
+    `grading.progress.progress_is_latest`) or the lab verdict of the latest answer, a
+    pending prediction (`Why.LAB` with `only_if_outcome` pending, see
+    `progress_is_latest_pending`); other verdicts are always re-aggregated. `part_points`
+    and `part_active` go with `latest` (the part's points and whether it counts in the
+    totals).
     """
     with transaction.atomic(savepoint=False):  # the caller's transaction, no savepoint
         before = (submission.outcome, submission.score)
@@ -100,12 +104,15 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
         if not changed:
             return False
         _fields_set(submission, fields)
-        if row is not None and latest and part_points is not None:
+        from_pending = why is Why.LAB and only_if_outcome == Submission.Outcome.PENDING
+        if row is not None and latest and part_points is not None and (
+                why is Why.ANSWER or from_pending):
             progress_verdict_applied(
                 row=row, outcome=verdict.outcome, score=verdict.score,
                 counts=submission.counts_as_attempt, canonical=submission.canonical,
                 misconception=submission.misconception, created_at=submission.created_at,
-                graded_at=now, points=part_points, active=part_active)
+                graded_at=now, points=part_points, active=part_active,
+                replaces_pending=from_pending)
         else:
             progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
                              part_id=submission.part_id, row=row)

@@ -18,8 +18,10 @@ from typing import Any
 from django.db import transaction
 
 from courses.models import Lab
+from grading.answer_statements import progress_locked_for_lab_verdict
 from grading.checkers import grade
 from grading.models import Submission
+from grading.progress import progress_is_latest_pending
 from grading.variant_assignment import variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
@@ -129,11 +131,9 @@ def predictions_grade_for_run(*, run_id: int, run: LabRun | None = None,
     if params is None:
         params = variant_for(student=submission.student, course=submission.course,
                              exercise=submission.part.exercise).params
-    verdict = prediction_verdict(spec=spec, raw_answer=submission.raw_answer, measured=measured,
-                                 params=params, submission_id=submission.pk)
-    with transaction.atomic():
-        verdict_record(submission=submission, why=Why.LAB, verdict=verdict,
-                       only_if_outcome=Submission.Outcome.PENDING)
+    _verdict_stored(submission, prediction_verdict(
+        spec=spec, raw_answer=submission.raw_answer, measured=measured, params=params,
+        submission_id=submission.pk))
     return 1
 
 
@@ -184,8 +184,21 @@ def _store(submission: Submission, *, outcome: str, score: float | None, feedbac
            misconception: str, failed: bool = False) -> None:
     """The prediction's verdict, through the one writer; only while it is still pending (a
     redelivered task or a second sweep changes nothing)."""
+    _verdict_stored(submission, NewVerdict(
+        outcome=outcome, score=score, feedback=feedback, misconception=misconception,
+        grading_failures=ONE_MORE_FAILURE if failed else 0))
+
+
+def _verdict_stored(submission: Submission, verdict: NewVerdict) -> None:
+    """Store the lab's `verdict` on the prediction through the one writer, only while it is
+    still pending, with its progress row locked first: moved by difference when the
+    prediction is the student's latest answer to the part, else re-aggregated."""
+    part = submission.part
     with transaction.atomic():
-        verdict_record(submission=submission, why=Why.LAB, only_if_outcome=Submission.Outcome.PENDING,
-                       verdict=NewVerdict(outcome=outcome, score=score, feedback=feedback,
-                                          misconception=misconception,
-                                          grading_failures=ONE_MORE_FAILURE if failed else 0))
+        row = progress_locked_for_lab_verdict(
+            course_id=submission.course_id, student_id=submission.student_id, part_id=part.pk,
+            submission_id=submission.pk)
+        verdict_record(submission=submission, why=Why.LAB, verdict=verdict,
+                       only_if_outcome=Submission.Outcome.PENDING, row=row,
+                       latest=progress_is_latest_pending(row), part_points=float(part.points),
+                       part_active=part.archived_at is None and part.exercise.archived_at is None)

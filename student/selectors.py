@@ -550,25 +550,35 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
 
 
 def course_progress_for_student(*, user: User | AnonymousUser,
-                                course_slug: str | None = None) -> list[CourseProgress]:
+                                course_slug: str | None = None,
+                                plan: CoursePlan | None = None) -> list[CourseProgress]:
     """Each active course of `user` (or with `course_slug` that course only) with the user's
     role in it, the modules it runs in order (each with its progress, due date, the user's
     soonest open deadline in it and its page, or none for a student before its release), the
     sections of the modules open to the user and the user's progress in each (parts
     answered and solved). Five queries whatever the number of courses and modules, plus one
     per course the user studies in (their deadlines there, with their extensions and the
-    course's policy; two when it has some)."""
-    mine = course_list_for_user(user=user).select_related("deadline_policy")
-    if course_slug is not None:
-        mine = mine.filter(slug=course_slug)
-    courses = list(mine.annotate(user_role=F("enrollments__role")))
-    staff = {c.pk for c in courses
-             if getattr(c, "user_role", Enrollment.Role.STUDENT) != Enrollment.Role.STUDENT}
+    course's policy; two when it has some).
+
+    `plan`: the user's course and its modules as the caller read them
+    (`course_plan_for_user`): that course only, without reading it and its modules again
+    (its policy comes with the deadlines, else one query)."""
+    if plan is not None:
+        courses = [plan.course]
+        roles = {plan.course.pk: plan.enrollment.role}
+        runs: dict[int, list[CourseModule]] = defaultdict(list, {plan.course.pk: plan.course_modules})
+    else:
+        mine = course_list_for_user(user=user).select_related("deadline_policy")
+        if course_slug is not None:
+            mine = mine.filter(slug=course_slug)
+        courses = list(mine.annotate(user_role=F("enrollments__role")))
+        roles = {c.pk: getattr(c, "user_role", Enrollment.Role.STUDENT) for c in courses}
+        runs = defaultdict(list)  # course id -> its modules, in order
+        for link in CourseModule.objects.filter(course__in=courses).select_related("module") \
+                .order_by("course_id", "order", "pk"):
+            runs[link.course_id].append(link)
+    staff = {pk for pk, role in roles.items() if role != Enrollment.Role.STUDENT}
     now = timezone.now()
-    runs: dict[int, list[CourseModule]] = defaultdict(list)  # course id -> its modules, in order
-    for link in CourseModule.objects.filter(course__in=courses).select_related("module") \
-            .order_by("course_id", "order", "pk"):
-        runs[link.course_id].append(link)
     open_ids = {cm.module_id for course in courses for cm in runs[course.pk]
                 if course.pk in staff or cm.released(now)}
     sections = list(Section.objects.active().filter(module_id__in=open_ids)
@@ -586,9 +596,8 @@ def course_progress_for_student(*, user: User | AnonymousUser,
 
     result = []
     for course in courses:
-        role = getattr(course, "user_role", Enrollment.Role.STUDENT)
+        role = roles[course.pk]
         links = course_links_from(course.slug, runs[course.pk])
-        policy = getattr(course, "deadline_policy", None) or DeadlinePolicy(course=course)
         open_here = {cm.module_id for cm in runs[course.pk]
                      if course.pk in staff or cm.released(now)}
 
@@ -601,6 +610,7 @@ def course_progress_for_student(*, user: User | AnonymousUser,
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])))
 
         dated: list[tuple[Exercise, DeadlineStatus, bool, str]] = []
+        statuses: dict[int, DeadlineStatus] = {}
         if role == Enrollment.Role.STUDENT:
             statuses = deadline_statuses(student=cast(User, user), course=course)
             titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
@@ -609,6 +619,7 @@ def course_progress_for_student(*, user: User | AnonymousUser,
                             for pk, st in statuses.items()
                             if pk in titles and titles[pk].module_id in open_here),
                            key=lambda item: (item[2], item[1].due_at))
+        policy = _course_policy(course, statuses, read=plan is not None)
         rows: list[tuple[Section, SectionProgress]] = []
         modules: list[ModuleProgress] = []
         for cm in runs[course.pk]:
@@ -629,6 +640,17 @@ def course_progress_for_student(*, user: User | AnonymousUser,
         result.append(CourseProgress(course=course, sections=rows, role=role, deadlines=dated,
                                      modules=modules, policy=policy))
     return result
+
+
+def _course_policy(course: Course, statuses: dict[int, DeadlineStatus], *,
+                   read: bool) -> DeadlinePolicy:
+    """The course's deadline policy: the one the deadlines came with, else the course's
+    (`read`: one query; else loaded with the course), else the defaults."""
+    if statuses:
+        return next(iter(statuses.values())).policy
+    found = DeadlinePolicy.objects.filter(course=course).first() if read \
+        else getattr(course, "deadline_policy", None)
+    return found or DeadlinePolicy(course=course)
 
 
 @dataclass(frozen=True)

@@ -286,6 +286,9 @@ if CHANNEL_LAYER_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Sessions in the database (Django's store), read by one hand-written statement (core/sessions.py).
+SESSION_ENGINE = "core.sessions"
+
 # Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
 # rate limits and throttles are shared by every web process.
 # A Redis cache degrades to per-process memory while Redis is away (ops/cache.py): nothing in

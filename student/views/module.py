@@ -62,7 +62,7 @@ def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
     `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
     plan = course_plan_for_user(user=request.user, course_slug=course_slug)
     if plan.several:
-        (progress,) = course_progress_for_student(user=request.user, course_slug=course_slug)
+        (progress,) = course_progress_for_student(user=request.user, plan=plan)
         return render(request, "student/course.html", {"cp": progress, "course": plan.course})
     return _module_response(request, plan=plan)
 

@@ -128,6 +128,24 @@ def test_unreadable_answers_and_courses_without_subscribers_write_nothing(
 
 
 @pytest.mark.django_db
+def test_only_the_active_subscriptions_of_the_course_to_the_event_get_a_row(
+    course, other_course, alice, numeric_part, local_hooks
+) -> None:
+    """Every graded answer reads the course's listeners (by hand: events/webhooks.py)."""
+    first = webhook_subscribe(course=course, url="http://127.0.0.1:9/a", events=["submission.graded"])
+    paused = webhook_subscribe(course=course, url="http://127.0.0.1:9/b", events=["submission.graded"])
+    paused.is_active = False
+    paused.save()
+    both = webhook_subscribe(course=course, url="http://127.0.0.1:9/c",
+                             events=["lab_run.finished", "submission.graded"])
+    webhook_subscribe(course=other_course, url="http://127.0.0.1:9/d", events=["submission.graded"])
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    rows = WebhookDelivery.objects.order_by("subscription_id")
+    assert [r.subscription_id for r in rows] == [first.pk, both.pk]
+    assert len({r.event_id for r in rows}) == 1 and rows[0].payload == rows[1].payload
+
+
+@pytest.mark.django_db
 def test_a_grade_rolled_back_leaves_no_outbox_row(course, alice, numeric_part, subscription) -> None:
     submission = submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
     WebhookDelivery.objects.all().delete()

@@ -12,6 +12,7 @@ from grading.answer_statements import (
     course_totals_moved,
     exercise_dates,
     progress_locked_for_answer,
+    progress_locked_for_lab_verdict,
     progress_locked_for_verdict,
 )
 from grading.carried_answers import carrying_parts
@@ -87,6 +88,26 @@ def test_repeated_means_another_counted_answer_with_the_same_key(alice, bob, cou
     _answer(alice, course, steps, "12.0", counts=True, key="k12")
     assert _verdict_row(alice, course, steps, "k12", now).repeated
     assert not _verdict_row(alice, course, steps, "other", now).repeated
+
+
+def test_later_means_another_answer_of_the_student_to_the_part_after_the_one_named(
+        alice, bob, course, steps):
+    def later(submission: Submission) -> bool:
+        with transaction.atomic():
+            return progress_locked_for_lab_verdict(
+                course_id=course.pk, student_id=alice.pk, part_id=steps.pk,
+                submission_id=submission.pk).later  # type: ignore[attr-defined]
+
+    earlier = _answer(alice, course, steps, "3")
+    prediction = _answer(alice, course, steps, "4")
+    assert not later(prediction)  # an earlier answer is not a later one
+    _answer(bob, course, steps, "5")  # another student's
+    other_part = Part.objects.get(exercise=steps.exercise, key="attention_steps")
+    _answer(alice, course, other_part, "6")  # another part's
+    assert not later(prediction)
+    assert later(earlier)
+    _answer(alice, course, steps, "7")
+    assert later(prediction)
 
 
 def test_carried_agrees_with_the_orm_query_of_carrying_parts(alice, course, steps):

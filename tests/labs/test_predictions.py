@@ -3,9 +3,11 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from courses.models import Part
-from grading.models import Submission
+from grading.models import PartProgress, StudentProgress, Submission
+from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild, progress_refresh
 from grading.services import SubmissionRefused, submission_create
 from labs.models import LabRun
 from labs.predictions import lab_run_execute_and_grade, measured_value, spec_against_measurement
@@ -66,6 +68,56 @@ def test_a_prediction_whose_run_reuses_a_result_is_graded_from_what_is_in_hand(
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     assert not [sql for sql in reads if 'FROM "labs_labrun" INNER JOIN' in sql]
     assert not [sql for sql in reads if 'FROM "auth_user"' in sql or 'FROM "courses_course"' in sql]
+
+
+def _progress(course) -> tuple[list[tuple], list[tuple]]:
+    parts = sorted(tuple(getattr(p, f) for f in ("student_id", "part_id", *PART_FIELDS))
+                   for p in PartProgress.objects.filter(course=course))
+    totals = sorted(tuple(getattr(s, f) for f in ("student_id", *STUDENT_FIELDS))
+                    for s in StudentProgress.objects.filter(course=course))
+    return parts, totals
+
+
+@pytest.mark.parametrize("answer", ["diagonal-with-crossing", "diagonal"])
+def test_the_lab_verdict_of_the_latest_answer_moves_the_progress_rows_by_difference(
+    alice, course, shape, django_capture_on_commit_callbacks, answer
+):
+    """Right or wrong, the prediction's lab verdict updates the kept rows without
+    re-aggregating the student's answers, and they still equal a rebuild."""
+    submission = _predict(alice, course, shape, answer, django_capture_on_commit_callbacks)
+    run = LabRun.objects.get(submission=submission)
+    with CaptureQueriesContext(connection) as queries:
+        lab_run_execute_and_grade(run_id=run.pk)
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in statements if "COUNT(" in sql.upper()]
+    assert not [sql for sql in statements if 'FROM "grading_partprogress" INNER JOIN' in sql]
+    kept = _progress(course)
+    progress_rebuild(course=course)
+    assert _progress(course) == kept
+    row = PartProgress.objects.get(course=course, student=alice, part=shape)
+    assert (row.pending, row.attempts, row.solved) == (0, 1, answer == "diagonal-with-crossing")
+
+
+def test_the_lab_verdict_of_a_prediction_answered_again_later_is_re_aggregated(
+    alice, course, shape, django_capture_on_commit_callbacks
+):
+    """An answer stored after the prediction (here by hand: the part allows one) means the
+    row cannot be moved by difference: it is recomputed, and equals a rebuild."""
+    submission = _predict(alice, course, shape, "uniform", django_capture_on_commit_callbacks)
+    later = Submission.objects.create(student=alice, course=course, part=shape,
+                                      raw_answer="diagonal", canonical="diagonal",
+                                      counts_as_attempt=True)
+    Submission.objects.filter(pk=later.pk).update(outcome=Submission.Outcome.INCORRECT,
+                                                  score=0.0, graded_at=timezone.now())
+    progress_refresh(course_id=course.pk, student_id=alice.pk, part_id=shape.pk)
+    with CaptureQueriesContext(connection) as queries:
+        lab_run_execute_and_grade(run_id=LabRun.objects.get(submission=submission).pk)
+    assert [q for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+    kept = _progress(course)
+    progress_rebuild(course=course)
+    assert _progress(course) == kept
+    row = PartProgress.objects.get(course=course, student=alice, part=shape)
+    assert (row.submissions, row.pending, row.last_wrong_key) == (2, 0, "diagonal")
 
 
 def test_wrong_prediction_gets_its_misconception_when_measured(
