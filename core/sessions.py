@@ -5,16 +5,20 @@ Every signed-in request reads its session first. Through the ORM
 of Python for well under 0.1 ms of database work (docs/scaling.md, "CPU per request, by
 endpoint"); here it is one uncompiled statement. Everything else (saving, deleting,
 cycling keys, the table itself) is Django's database store, so the sessions stored before
-are read the same way: `SESSION_ENGINE = "core.sessions"`.
+are read the same way: `SESSION_ENGINE = "core.sessions"`. The one difference: a session
+signed in through Django's ModelBackend reads as signed in through its subclass
+`core.auth_backend.UserBackend`, which reads the user by hand too.
 """
 
 from typing import Any
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.utils import timezone
 
+from core.auth_backend import backend_path_current
 from core.sql_rows import ModelColumns
 
 _SESSION = ModelColumns(Session, "s")
@@ -22,6 +26,14 @@ _SESSION = ModelColumns(Session, "s")
 
 class SessionStore(DatabaseSessionStore):
     """Django's database session store; `load` reads the row with one plain statement."""
+
+    def load(self) -> dict[str, Any]:
+        """The session's data; a session signed in through Django's ModelBackend reads as
+        signed in through `core.auth_backend.UserBackend` (unchanged in the database)."""
+        data = super().load()
+        if BACKEND_SESSION_KEY in data:
+            data[BACKEND_SESSION_KEY] = backend_path_current(data[BACKEND_SESSION_KEY])
+        return data
 
     def _get_session_from_db(self) -> Any:
         """The stored, unexpired session of this key, as the ORM's instance; None (and the

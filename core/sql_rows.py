@@ -124,3 +124,27 @@ def row_update(instance: Model, fields: Sequence[str]) -> int:
     return row_values_update(type(instance), instance.pk,
                              {name: getattr(instance, _concrete(type(instance), name).attname)
                               for name in fields})
+
+
+def row_insert(instance: Model) -> None:
+    """INSERT the new `instance` (its key not set) in one uncompiled statement, as
+    `instance.save()` inserts it: every concrete field but the auto key, each value through
+    the field's `pre_save` (`auto_now_add` times) and prepared for the database; then sets
+    the key it got. No signals are sent (the models it is used for have no receivers)."""
+    opts = type(instance)._meta
+    if instance.pk is not None or opts.auto_field is None:
+        raise ValueError("row_insert stores a new row of a model with an auto key")
+    quote = connection.ops.quote_name
+    fields = [f for f in opts.local_concrete_fields if f is not opts.auto_field]
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    key = quote(opts.pk.column)
+    returning = f" RETURNING {key}" if connection.features.can_return_columns_from_insert else ""
+    # Only the model's own table and column names are put into the statement.
+    sql = (f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(f.column) for f in fields)}) "  # noqa: S608
+           f"VALUES ({', '.join(['%s'] * len(fields))}){returning}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = connection.alias

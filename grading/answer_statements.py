@@ -15,7 +15,7 @@ JSON key is spelled per database.
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 
@@ -45,7 +45,8 @@ def _locking() -> str:
 # Only the models' own table names are put into the statements; every value is a parameter.
 # The progress row's columns by name, not `pp.*`: a prepared `*` fails once a migration adds
 # a column ("cached plan must not change result type") until the connection is renewed.
-_ROW = ModelColumns(PartProgress, "pp").select
+_COLUMNS = ModelColumns(PartProgress, "pp")
+_ROW = _COLUMNS.select
 
 _LOCK_SQL = (f"SELECT {_ROW} FROM {_PROGRESS} pp "  # noqa: S608
              "WHERE pp.course_id = %s AND pp.student_id = %s AND pp.part_id = %s")
@@ -87,16 +88,33 @@ _TOTALS_SQL = (
 
 def _row_locked(sql: str, params: list[Any], *, course_id: int, student_id: int,
                 part_id: int) -> PartProgress:
-    """The (student, part) progress row read by `sql` (which selects its columns and more) and
-    locked until the transaction ends; created first if missing (then read again)."""
-    rows = list(PartProgress.objects.raw(sql, params))
-    if not rows:
+    """The (student, part) progress row read by `sql` (which selects its columns, then more
+    columns, each set on the row as an attribute of its name) and locked until the
+    transaction ends; created first if missing (then read again)."""
+    found = _row_read(sql, params)
+    if found is None:
         # Created without a savepoint; a concurrent creator's row is then the one locked.
         PartProgress.objects.bulk_create(
             [PartProgress(course_id=course_id, student_id=student_id, part_id=part_id)],
             ignore_conflicts=True)
-        rows = list(PartProgress.objects.raw(sql, params))
-    return rows[0]
+        found = _row_read(sql, params)
+    if found is None:
+        raise PartProgress.DoesNotExist("The progress row could not be created.")
+    return found
+
+
+def _row_read(sql: str, params: list[Any]) -> PartProgress | None:
+    # A plain cursor, not QuerySet.raw(): the row's columns come first, in the model's order.
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+        names = [column[0] for column in cursor.description or ()]
+    if row is None:
+        return None
+    progress = cast(PartProgress, _COLUMNS.instance(row[:_COLUMNS.width]))
+    for name, value in zip(names[_COLUMNS.width:], row[_COLUMNS.width:], strict=True):
+        setattr(progress, name, value)
+    return progress
 
 
 def progress_locked(*, course_id: int, student_id: int, part_id: int) -> PartProgress:

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.metrics import observe_submission_grade
+from core.sql_rows import row_insert
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.answer_statements import (
     exercise_dates,
@@ -150,10 +151,10 @@ def submission_create(
                                     "answer is kept.")
         if state.left == 0:
             raise SubmissionRefused("You have used all your attempts for this question.")
-        submission = Submission.objects.create(
-            student=student, course=course, part=part, raw_answer=raw_answer,
-            variant_seed=variant.seed, outcome=Submission.Outcome.PENDING,
-        )
+        submission = Submission(student=student, course=course, part=part,
+                                raw_answer=raw_answer, variant_seed=variant.seed,
+                                outcome=Submission.Outcome.PENDING)
+        row_insert(submission)  # Submission.objects.create, without the ORM's compilation
         stored_as = progress_answer_stored(row=row, created_at=submission.created_at,
                                            seed=variant.seed, parameters=exercise.parameters)
         if on_stored is not None:

@@ -16,6 +16,7 @@ from lti_tool.views import OIDCLoginInitView
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException
 
+from core.auth_backend import USER_BACKEND
 from courses.models import Enrollment
 from lti.message_launch import launch_validate
 from lti.rejections import rejection_for
@@ -98,7 +99,7 @@ def launch(request: HttpRequest) -> HttpResponse:
             "reason": f"This service has no module '{missing}' to make the course from yet. "
                       "Ask its administrator to load the course content, then launch again."},
             status=503)
-    login(request, outcome.user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, outcome.user, backend=USER_BACKEND)
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
     if outcome.inactive:
         return render(request, "lti/not_allowed.html", {

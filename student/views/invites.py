@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from core.auth_backend import USER_BACKEND
 from courses.people import PeopleRefused, invite_accept, invite_find, invite_sign_up
 
 
@@ -35,7 +36,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
                     first_name=request.POST.get("first_name", ""),
                     last_name=request.POST.get("last_name", ""))
                 login(request, enrollment.user,
-                      backend="django.contrib.auth.backends.ModelBackend")
+                      backend=USER_BACKEND)
             else:
                 raise PeopleRefused("Sign in first, or create an account below.")
         except PeopleRefused as refused:

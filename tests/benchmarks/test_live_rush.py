@@ -132,7 +132,7 @@ def _listening(port: int) -> bool:
 def _session_cookie(user: User) -> str:
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = "core.auth_backend.UserBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     return str(store.session_key)

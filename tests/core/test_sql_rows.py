@@ -8,9 +8,9 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from core.sql_rows import ModelColumns, instances, row_update, row_values_update
+from core.sql_rows import ModelColumns, instances, row_insert, row_update, row_values_update
 from courses.models import Exercise, Part
-from grading.models import PartProgress
+from grading.models import PartProgress, Submission
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +71,29 @@ def test_row_values_update_counts_no_row_for_a_missing_key_and_refuses_expressio
         row_values_update(PartProgress, 1, {"attempts": F("attempts") + 1})
     with pytest.raises(ValueError, match="updated_at"):  # auto_now: save() would set it
         row_values_update(Exercise, Exercise.objects.first().pk, {"updated_at": timezone.now()})
+
+
+def test_row_insert_stores_what_create_stores(course, alice, module_05):
+    part = Part.objects.first()
+    before = timezone.now()
+    mine = Submission(student=alice, course=course, part=part, raw_answer="0.85^40 ✓",
+                      variant_seed=7, outcome=Submission.Outcome.PENDING)
+    row_insert(mine)
+    theirs = Submission.objects.create(student=alice, course=course, part=part,
+                                       raw_answer="0.85^40 ✓", variant_seed=7,
+                                       outcome=Submission.Outcome.PENDING)
+    assert mine.pk is not None and mine.pk != theirs.pk and not mine._state.adding
+    stored, created = (Submission.objects.get(pk=s.pk) for s in (mine, theirs))
+    skip = ("id", "created_at", "uuid")
+    assert {k: v for k, v in _fields(stored).items() if k not in skip} == \
+        {k: v for k, v in _fields(created).items() if k not in skip}
+    assert stored.created_at == mine.created_at and stored.created_at >= before
+    stored.outcome = Submission.Outcome.CORRECT
+    stored.save()  # an instance row_insert stored saves as an UPDATE
+    assert Submission.objects.count() == 2
+
+
+def test_row_insert_refuses_an_instance_with_a_key(course, alice, module_05):
+    existing = PartProgress.objects.create(course=course, student=alice, part=Part.objects.first())
+    with pytest.raises(ValueError, match="new row"):
+        row_insert(existing)
