@@ -53,9 +53,11 @@ def _mathml(latex: str, *, display: bool) -> str:
     return f'<div class="math-display">{rendered}</div>' if display else rendered
 
 
+@lru_cache(maxsize=2048)
 def latex_to_html(latex: str, *, display: bool = False) -> str:
     """Sanitised MathML for one LaTeX formula (its escaped source in <code> if it cannot be
-    read)."""
+    read). Pure and deterministic, so results are cached per process: a class types the
+    same few readings of an answer into the live preview again and again."""
     return sanitize_html(_mathml(latex, display=display))
 
 

@@ -1,6 +1,7 @@
 """Course selectors: a user sees only the courses they are enrolled in, whatever their role."""
 
 import pytest
+from django.forms.models import model_to_dict
 from django.http import Http404
 
 from courses.models import Enrollment
@@ -29,6 +30,16 @@ def test_deactivated_enrolment_hides_the_course(alice, course):
     assert list(course_list_for_user(user=alice)) == []
     with pytest.raises(Http404):
         enrollment_get(user=alice, course_slug=course.slug)
+
+
+def test_the_enrolment_read_by_hand_is_the_orms_with_its_course_and_module(
+        alice, course, other_course, django_assert_num_queries):
+    found = enrollment_get(user=alice, course_slug=course.slug)
+    expected = Enrollment.objects.select_related("course__module").get(user=alice, course=course)
+    assert model_to_dict(found) == model_to_dict(expected)
+    assert model_to_dict(found.course) == model_to_dict(expected.course)
+    with django_assert_num_queries(0):  # the course and its module came with it
+        assert (found.course.slug, found.course.module.title) == (course.slug, course.module.title)
 
 
 def test_ta_enrolment_is_a_staff_role(course, alice):
