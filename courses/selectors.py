@@ -8,6 +8,7 @@ from django.db import connection
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
+from core.sql_rows import ModelColumns, instances
 from courses.models import (
     ContentRepository,
     ContentSync,
@@ -20,7 +21,6 @@ from courses.models import (
     Part,
     Section,
 )
-from core.sql_rows import ModelColumns, instances
 
 
 def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
