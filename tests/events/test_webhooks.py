@@ -116,10 +116,12 @@ def test_unreadable_answers_and_courses_without_subscribers_write_nothing(
     course, other_course, alice, numeric_part, local_hooks
 ) -> None:
     webhook_subscribe(course=other_course, url="http://127.0.0.1:9/", events=["submission.graded"])
-    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1")
+    # Answers no variant takes as right (the bound is positive), so that the part stays open:
+    # "0.1" is right where sigma^steps is 0.0994 (sigma 0.95, 45 steps).
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="-1")
     assert not WebhookDelivery.objects.exists()
     webhook_subscribe(course=course, url="http://127.0.0.1:9/", events=["lab_run.finished"])
-    submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.2")
+    submission_create(student=alice, course=course, part=numeric_part, raw_answer="-2")
     assert not WebhookDelivery.objects.exists()
     webhook_subscribe(course=course, url="http://127.0.0.1:9/", events=["submission.graded"])
     invalid = submission_create(student=alice, course=course, part=numeric_part, raw_answer="0.1.2")
