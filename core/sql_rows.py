@@ -79,6 +79,16 @@ def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[
     return models, list(row[start:])
 
 
+def row_instances(sql: str, params: Sequence[Any], layout: Sequence[ModelColumns],
+                  ) -> tuple[list[Model | None], list[Any]] | None:
+    """Run `sql` (selecting the `layout`'s `select` lists, in order, then any other columns)
+    and cut its first row as `instances` does; None when it finds no row."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else instances(row, layout)
+
+
 def value_from_db(value: Any, model: type[Model], name: str) -> Any:
     """`value`, read by a plain cursor from the column of `model`'s field `name`, converted as
     the ORM converts it (SQLite's text datetimes parsed and made aware, JSON decoded, ...)."""

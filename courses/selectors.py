@@ -4,11 +4,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from core.sql_rows import ModelColumns, instances
+from core.sql_rows import ModelColumns, row_instances
 from courses.models import (
     ContentRepository,
     ContentSync,
@@ -50,12 +49,10 @@ def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollmen
     page, lab and dashboard request starts with it."""
     if not user.is_authenticated:
         raise Http404("No such course.")
-    with connection.cursor() as cursor:
-        cursor.execute(_ENROLLED_SQL, [user.pk, course_slug])
-        row = cursor.fetchone()
-    if row is None:
+    found = row_instances(_ENROLLED_SQL, [user.pk, course_slug], _ENROLLED)
+    if found is None:
         raise Http404("No such course.")
-    enrollment, course, module = instances(row, _ENROLLED)[0]  # inner joins: never None
+    enrollment, course, module = found[0]  # inner joins: never None
     cast(Course, course).module = cast(Module, module)
     cast(Enrollment, enrollment).course = cast(Course, course)
     return cast(Enrollment, enrollment)

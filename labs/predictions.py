@@ -124,8 +124,8 @@ def predictions_grade_for_run(*, run_id: int, run: LabRun | None = None,
         else:
             feedback = ("Your prediction is saved, but the lab failed every time it ran; your "
                         "teacher can see this and will grade it.")
-        _store(submission, outcome=Submission.Outcome.ERROR, score=None, feedback=feedback,
-               misconception="")
+        _verdict_stored(submission, NewVerdict(outcome=Submission.Outcome.ERROR, score=None,
+                                               feedback=feedback, grading_failures=0))
         return 1
     measured = measured_value(run.result, spec["measure"])
     if params is None:
@@ -180,19 +180,11 @@ def _shown_answer(spec: dict[str, Any], value: Any) -> str:
     return "; ".join(options.get(key, key) for key in keys)
 
 
-def _store(submission: Submission, *, outcome: str, score: float | None, feedback: str,
-           misconception: str, failed: bool = False) -> None:
-    """The prediction's verdict, through the one writer; only while it is still pending (a
-    redelivered task or a second sweep changes nothing)."""
-    _verdict_stored(submission, NewVerdict(
-        outcome=outcome, score=score, feedback=feedback, misconception=misconception,
-        grading_failures=ONE_MORE_FAILURE if failed else 0))
-
-
 def _verdict_stored(submission: Submission, verdict: NewVerdict) -> None:
     """Store the lab's `verdict` on the prediction through the one writer, only while it is
-    still pending, with its progress row locked first: moved by difference when the
-    prediction is the student's latest answer to the part, else re-aggregated."""
+    still pending (a redelivered task or a second sweep changes nothing), with its progress
+    row locked first: moved by difference when the prediction is the student's latest answer
+    to the part, else re-aggregated."""
     part = submission.part
     with transaction.atomic():
         row = progress_locked_for_lab_verdict(

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
-from core.sql_rows import ModelColumns, instances
+from core.sql_rows import ModelColumns, row_instances
 from courses.models import Course, Enrollment, Exercise, Part
 from courses.selectors import course_students
 from grading.lab_graded import lab_graded
@@ -152,13 +151,11 @@ def live_open_for_student(*, user: User | AnonymousUser, course_slug: str) -> Li
     statement written by hand: every course page asks, and almost always finds none."""
     if not user.is_authenticated:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_BANNER_SQL, [course_slug, LiveSession.State.OPEN, user.pk,
-                                     Enrollment.Role.STUDENT])
-        row = cursor.fetchone()
-    if row is None:
+    found = row_instances(_BANNER_SQL, [course_slug, LiveSession.State.OPEN, user.pk,
+                                        Enrollment.Role.STUDENT], _BANNER_LAYOUT)
+    if found is None:
         return None
-    session, part, exercise = instances(row, _BANNER_LAYOUT)[0]  # inner joins: never None
+    session, part, exercise = found[0]  # inner joins: never None
     cast(Part, part).exercise = cast(Exercise, exercise)
     cast(LiveSession, session).part = cast(Part, part)
     return cast(LiveSession, session)

@@ -15,7 +15,7 @@ from typing import cast
 
 from django.db import connection
 
-from core.sql_rows import ModelColumns, instances
+from core.sql_rows import ModelColumns, row_instances
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module, Part
 from grading.models import DefaultVariant, Submission
 
@@ -59,13 +59,11 @@ class EnrolledPart:
 def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> EnrolledPart:
     """The user's active enrolment in the course (its course and module loaded) and the
     active part `part_id` of a module the course runs (its exercise loaded). One query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection.vendor), [part_id, course_slug, user_id])
-        row = cursor.fetchone()
-    if row is None:
+    found = row_instances(_statement(connection.vendor), [part_id, course_slug, user_id],
+                          _LAYOUT)
+    if found is None:
         return EnrolledPart(enrollment=None, part=None, module_numbers=False)
-    (enrollment, course, module, part, exercise), (in_course, module_numbers) = \
-        instances(row, _LAYOUT)
+    (enrollment, course, module, part, exercise), (in_course, module_numbers) = found
     # The inner joins found all three, so none is None.
     enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
     course.module = cast(Module, module)
