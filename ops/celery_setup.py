@@ -45,6 +45,8 @@ def _heartbeat_stop(sender: Any = None, **_: Any) -> None:
     if thread is None:
         return
     thread.stop()
+    # A beat in flight would write the row again after it is forgotten: let it finish first.
+    thread.join(timeout=5)
     with contextlib.suppress(Exception):  # the database is gone too: the row ages out
         worker_heartbeat_forget(worker=worker)
 
