@@ -1,6 +1,7 @@
 """The gradebook through the API: JSON and CSV, per course and per student, incremental sync."""
 
 import csv
+import json
 import io
 from datetime import timedelta
 
@@ -100,3 +101,38 @@ def test_the_gradebook_pages_by_student_id_with_a_cursor(
     assert last["rows"] == [] and last["next_after"] is None
     assert {first["rows"][0]["username"], second["rows"][0]["username"]} == {"alice", "bob"}
     assert client.get(url(course)).json()["next_after"] is None
+
+
+def test_the_rows_are_rendered_exactly_as_the_row_serializer_renders_them(course, alice, bob):
+    """The rows are built without the serializer's field walk; the output must not change:
+    scores and none, overrides, several modules with weights, times in the current zone."""
+    from api.resources.gradebook import GradebookRowOutput, gradebook_output
+    from courses.models import CourseModule, Module, Part
+    from grading.gradebook import gradebook
+    from grading.models import PartProgress
+    from tests.factories import EnrollmentFactory
+
+    EnrollmentFactory(course=course)  # a student with no answer: a row without cells
+    CourseModule.objects.create(course=course, module=Module.objects.get(slug="module-06"),
+                                order=1, weight=3.0)
+    five = Part.objects.filter(exercise__module__slug="module-05").first()
+    six = Part.objects.filter(exercise__module__slug="module-06").first()
+    for student, part, answer in ((alice, five, "0.1"), (alice, six, "x"), (bob, five, "2")):
+        submission_create(student=student, course=course, part=part, raw_answer=answer)
+    PartProgress.objects.filter(student=bob).update(best_score=0.25, overridden=True)
+    progress_sync(course)
+    book = gradebook(course=course)
+    assert sorted(len(row.cells) for row in book.rows) == [0, 1, 2]
+    expected = GradebookRowOutput(
+        [{"student_id": r.student_id, "username": r.username, "name": r.name, "email": r.email,
+          "group": r.group, "external_id": r.external_id, "earned": r.earned(book.columns),
+          "modules": {m.slug: r.module_earned(book.columns)[m.module_id] for m in book.modules},
+          "course_percent": r.course_percent(book.columns), "last_activity": r.last_activity,
+          "cells": [{"part_id": part_id, "best_score": cell.best_score,
+                     "attempts": cell.attempts, "pending": cell.pending,
+                     "correct": cell.correct, "last_activity": cell.last_activity}
+                    for part_id, cell in r.cells.items()]}
+         for r in book.rows], many=True).data
+    body = gradebook_output(book, timezone.now())
+    assert json.dumps(body["rows"]) == json.dumps(expected)
+    assert len(body["rows"]) == 3

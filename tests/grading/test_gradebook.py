@@ -84,3 +84,25 @@ def test_the_gradebook_makes_three_queries(course, alice, bob, parts, django_ass
     _answer(alice, course, bound, timezone.now())
     with django_assert_num_queries(3):
         gradebook(course=course)
+
+
+@pytest.mark.parametrize("in_list_limit", [1, 500])
+def test_the_rows_keep_only_their_own_students_cells_whatever_their_number(
+    course, alice, bob, parts, monkeypatch, in_list_limit
+):
+    """Above IN_LIST_LIMIT students the cells are read for the whole course: the students the
+    rows leave out must not appear, and each row keeps exactly its own cells."""
+    from grading import gradebook as book_module
+    from grading.gradebook import ROW_COLUMNS, gradebook_rows, gradebook_students
+
+    monkeypatch.setattr(book_module, "IN_LIST_LIMIT", in_list_limit)
+    bound, steps = parts
+    _answer(alice, course, bound, timezone.now())
+    _answer(bob, course, steps, timezone.now())
+    _answer(bob, course, bound, timezone.now())
+    students = list(gradebook_students(course=course).values_list(*ROW_COLUMNS))
+    both = {r.username: set(r.cells) for r in gradebook_rows(course=course, students=students)}
+    assert both == {"alice": {bound.pk}, "bob": {bound.pk, steps.pk}}
+    bob_only = [s for s in students if s[1] == "bob"] * 2  # the same student twice: one row
+    rows = gradebook_rows(course=course, students=bob_only, part_ids=[steps.pk])
+    assert [(r.username, set(r.cells)) for r in rows] == [("bob", {steps.pk})]
