@@ -1,8 +1,8 @@
 """The gradebook through the API: JSON and CSV, per course and per student, incremental sync."""
 
 import csv
-import json
 import io
+import json
 from datetime import timedelta
 
 import pytest

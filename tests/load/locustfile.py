@@ -11,7 +11,8 @@
   out and takes the next account.
 - `InstructorUser`: pages through the dashboard (progress matrix sorted by name and by
   total, statistics, misconceptions, review queue).
-- `LmsUser`: an LMS key pulling the gradebook through the REST API, following `next`.
+- `LmsUser`: an LMS key pulling the gradebook through the REST API a page at a time
+  (`limit`, `after`), a few pages per pull.
 - `BaselineUser`: the ceiling of the stack, POSTs to the bare view that inserts one row
   (`config/load_baseline.py`, only under `config.settings.load`). Run alone, with no wait.
 
@@ -66,6 +67,7 @@ SIGN_IN_SHARE = float(os.environ.get("LOAD_SIGN_IN_SHARE", "0.1"))
 LAB_TIMEOUT = float(os.environ.get("LOAD_LAB_TIMEOUT", "60"))
 DASHBOARD_PAGES = int(os.environ.get("LOAD_DASHBOARD_PAGES", "5"))
 GRADEBOOK_PAGES = int(os.environ.get("LOAD_GRADEBOOK_PAGES", "5"))
+GRADEBOOK_PAGE_SIZE = int(os.environ.get("LOAD_GRADEBOOK_PAGE_SIZE", "500"))
 
 
 @cache
@@ -290,21 +292,29 @@ class LmsUser(HttpUser):
     fixed_count = 1  # one LMS integration
     wait_time = between(5, 10)
 
+    after: int | None = None  # where the last pull stopped (None: from the first student)
+
     @task
     def pull_the_gradebook(self) -> None:
-        """Read the gradebook page by page, following `next` (a few pages per pull)."""
+        """Read the gradebook as the API documents a sync: a page of LOAD_GRADEBOOK_PAGE_SIZE
+        students at a time (`limit`, then `after` = the page's `next_after`), a few pages per
+        pull; the next pull goes on where this one stopped, from the first page once the
+        last one is read."""
         headers = {"Authorization": f"Bearer {plan()['api_token']}"}
-        url: str | None = f"/api/v1/courses/{plan()['course']}/gradebook/"
+        url = f"/api/v1/courses/{plan()['course']}/gradebook/"
         for _ in range(GRADEBOOK_PAGES):
-            if not url:
-                break
-            with self.client.get(url, headers=headers, name=ENDPOINTS["gradebook"],
+            params = {"limit": str(GRADEBOOK_PAGE_SIZE)}
+            if self.after is not None:
+                params["after"] = str(self.after)
+            with self.client.get(url, params=params, headers=headers, name=ENDPOINTS["gradebook"],
                                  catch_response=True) as r:
                 if r.status_code != 200:
                     r.failure(f"status {r.status_code}")
                     return
-                url = r.json().get("next")
+                self.after = r.json().get("next_after")
             self.wait()
+            if self.after is None:
+                break
 
 
 class BaselineUser(HttpUser):
