@@ -161,8 +161,13 @@ def progress_locked_for_lab_verdict(*, course_id: int, student_id: int, part_id:
                        student_id=student_id, part_id=part_id)
 
 
+#: An exercise's dates in a course: its module's release date, the module's default due date
+#: and the exercise's own deadline, each None when unset.
+ExerciseDates = tuple[datetime | None, datetime | None, datetime | None]
+
+
 def exercise_dates(*, course_id: int, module_id: int, exercise_id: int,
-                   ) -> tuple[datetime | None, datetime | None, datetime | None] | None:
+                   ) -> ExerciseDates | None:
     """The exercise's place in the course: (the module's release date, the module's default
     due date, the exercise's own deadline), each None when unset; None when the course does
     not run the exercise's module. One statement."""

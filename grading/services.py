@@ -24,6 +24,7 @@ from core.metrics import observe_submission_grade
 from core.sql_rows import row_insert
 from courses.models import Course, Enrollment, Exercise, Part
 from grading.answer_statements import (
+    ExerciseDates,
     exercise_dates,
     progress_locked_for_answer,
     progress_locked_for_verdict,
@@ -93,6 +94,7 @@ def submission_create(
     *, student: User, course: Course, part: Part, raw_answer: str,
     on_stored: Callable[[Submission], None] | None = None,
     enrollment: Enrollment | None = None, variant: Variant | None = None,
+    dates: ExerciseDates | None = None,
 ) -> Submission:
     """Store `raw_answer` exactly as typed and commit, then grade it and store the verdict.
 
@@ -107,7 +109,9 @@ def submission_create(
 
     `enrollment` (the student's active enrolment in `course`) and `variant` (theirs for
     the part's exercise), when the caller has read them already, save those reads; the
-    part should come with its exercise (select_related).
+    part should come with its exercise (select_related). So do `dates`, the exercise's
+    dates in the course as `exercise_dates` gives them, when the caller read them with the
+    part (None: read here; an exercise outside the course is refused).
     """
     if not isinstance(raw_answer, str):
         raise SubmissionRefused("The answer must be text.")
@@ -117,8 +121,8 @@ def submission_create(
     # The module's place in the course: one read, which also gives its release date and the
     # exercise's due date (its own deadline, else the module's default), passed to the
     # deadline check, which then need not read it.
-    link = exercise_dates(course_id=course.pk, module_id=exercise.module_id,
-                          exercise_id=exercise.pk)
+    link = dates or exercise_dates(course_id=course.pk, module_id=exercise.module_id,
+                                   exercise_id=exercise.pk)
     if link is None:
         raise SubmissionRefused("This question is not part of this course.")
     release_at, module_due, own_due = link

@@ -1,7 +1,8 @@
 """One statement for what every answer, preview and prediction reads first: the user's
 active enrolment in the course (with the course and its module), the part asked for (with
 its exercise), whether the course runs that part's module, and whether the user has the
-module's own numbers in the course (`grading.models.DefaultVariant`).
+module's own numbers in the course (`grading.models.DefaultVariant`), and the part's dates
+(its module's release and due dates in the course, the exercise's own deadline).
 
 Through the ORM these were three to four queries costing about 5 ms of Python on every
 such request (docs/scaling.md); here they are one hand-written statement whose rows are
@@ -15,9 +16,10 @@ from typing import cast
 
 from django.db import connection
 
-from core.sql_rows import ModelColumns, row_instances
+from core.sql_rows import ModelColumns, row_instances, value_from_db
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module, Part
-from grading.models import DefaultVariant, Submission
+from grading.answer_statements import ExerciseDates
+from grading.models import Deadline, DefaultVariant, Submission
 
 _LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"), ModelColumns(Module, "m"),
            ModelColumns(Part, "p"), ModelColumns(Exercise, "x"))
@@ -31,16 +33,20 @@ def _statement(vendor: str) -> str:
     return (
         f"SELECT {enrollment.select}, {course.select}, {module.select}, {part.select}, "  # noqa: S608
         f"{exercise.select}, "
-        f"EXISTS(SELECT 1 FROM {CourseModule._meta.db_table} cm WHERE cm.course_id = c.id "
-        f"AND cm.module_id = x.module_id) AS in_course, "
+        f"cm.id IS NOT NULL AS in_course, "
         f"EXISTS(SELECT 1 FROM {DefaultVariant._meta.db_table} dv "
-        f"WHERE dv.course_id = c.id AND dv.student_id = e.user_id) AS module_numbers "
+        f"WHERE dv.course_id = c.id AND dv.student_id = e.user_id) AS module_numbers, "
+        f"cm.release_at, cm.due_at, (SELECT d.due_at FROM {Deadline._meta.db_table} d "
+        f"WHERE d.course_id = c.id AND d.exercise_id = x.id LIMIT 1) AS own_due "
         f"FROM {Enrollment._meta.db_table} e "
         f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
         f"JOIN {Module._meta.db_table} m ON m.id = c.module_id "
         f"LEFT JOIN {Part._meta.db_table} p ON p.id = %s AND p.archived_at IS NULL "
         f"LEFT JOIN {Exercise._meta.db_table} x ON x.id = p.exercise_id "
         f"AND x.archived_at IS NULL "
+        # at most one row: a course runs a module once (module_once_per_course)
+        f"LEFT JOIN {CourseModule._meta.db_table} cm ON cm.course_id = c.id "
+        f"AND cm.module_id = x.module_id "
         f"WHERE c.slug = %s AND e.user_id = %s AND e.is_active ORDER BY e.id LIMIT 1"
     )
 
@@ -54,16 +60,21 @@ class EnrolledPart:
     enrollment: Enrollment | None
     part: Part | None
     module_numbers: bool
+    #: With the part: its module's release and due dates in the course and the exercise's
+    #: own deadline, as `grading.answer_statements.exercise_dates` gives them.
+    dates: ExerciseDates | None = None
 
 
 def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> EnrolledPart:
     """The user's active enrolment in the course (its course and module loaded) and the
-    active part `part_id` of a module the course runs (its exercise loaded). One query."""
+    active part `part_id` of a module the course runs (its exercise loaded, and its dates in
+    the course, which the answer's release and deadline checks need). One query."""
     found = row_instances(_statement(connection.vendor), [part_id, course_slug, user_id],
                           _LAYOUT)
     if found is None:
         return EnrolledPart(enrollment=None, part=None, module_numbers=False)
-    (enrollment, course, module, part, exercise), (in_course, module_numbers) = found
+    (enrollment, course, module, part, exercise), (in_course, module_numbers, release_at,
+                                                    module_due, own_due) = found
     # The inner joins found all three, so none is None.
     enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
     course.module = cast(Module, module)
@@ -71,7 +82,11 @@ def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> Enroll
     if not isinstance(part, Part) or not isinstance(exercise, Exercise) or not in_course:
         return EnrolledPart(enrollment=enrollment, part=None, module_numbers=bool(module_numbers))
     part.exercise = exercise
-    return EnrolledPart(enrollment=enrollment, part=part, module_numbers=bool(module_numbers))
+    dates = (value_from_db(release_at, CourseModule, "release_at"),
+             value_from_db(module_due, CourseModule, "due_at"),
+             value_from_db(own_due, Deadline, "due_at"))
+    return EnrolledPart(enrollment=enrollment, part=part, module_numbers=bool(module_numbers),
+                        dates=dates)
 
 
 _SUBMISSION = ModelColumns(Submission, "s")

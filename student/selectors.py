@@ -32,6 +32,7 @@ from courses.models import (
 from courses.page_links import CourseLinks, course_links_from, course_url
 from courses.selectors import course_list_for_user, enrollment_get
 from grading.answer_display import AnswerView, answer_views
+from grading.answer_statements import ExerciseDates
 from grading.deadlines import DeadlineStatus, deadline_statuses
 from grading.models import DeadlinePolicy, Submission
 from grading.preview import PREVIEWED_TYPES
@@ -662,6 +663,7 @@ class StudentPart:
     params: dict[str, Any]
     question: StudentQuestion | None = None  # the exercise and this part in the variant
     variant: Variant | None = None  # drawn once per request, passed down to grading
+    dates: ExerciseDates | None = None  # the exercise's dates in the course, read with it
 
     @property
     def course(self) -> Course:
@@ -689,7 +691,7 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
     question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
                                 variant=variant)
     return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question,
-                       variant=variant)
+                       variant=variant, dates=found.dates)
 
 
 def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,

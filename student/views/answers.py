@@ -62,7 +62,8 @@ def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpRes
         try:
             submission_create(student=cast(User, request.user), course=target.course,
                               part=target.part, raw_answer=form.cleaned_answer(),
-                              enrollment=target.enrollment, variant=target.variant)
+                              enrollment=target.enrollment, variant=target.variant,
+                              dates=target.dates)
         except SubmissionRefused as exc:
             notice = str(exc)
     if request.headers.get(FRAGMENT_HEADER) == "1":

@@ -1,4 +1,6 @@
-"""`python -m tests.load.database`: create the load test's PostgreSQL database if missing.
+"""`python -m tests.load.database`: create the load test's PostgreSQL database if missing;
+`python -m tests.load.database --analyze`: refresh its planner statistics (VACUUM ANALYZE)
+when the server's autovacuum is off, as autovacuum would.
 
 Each run seeds a class of its own (tests/load/seed.py, `--run`), so the database is kept
 between runs: dropping one waits for every other session on the server to acknowledge
@@ -32,8 +34,30 @@ def database_ensure(url: str) -> str:
     return name
 
 
+def statistics_refresh(url: str) -> bool:
+    """VACUUM ANALYZE the database of `url` if the server runs without autovacuum; returns
+    whether it did.
+
+    The load test seeds thousands of students, then adds tens of thousands of answers. A
+    server with autovacuum on (PostgreSQL's default, and production's: docs/operations.md)
+    analyses those tables as they grow; with it off (some test machines), the planner keeps
+    estimating the empty tables of the seed, one row each, and picks nested loops that
+    made one dashboard page cost seconds of the database's CPU during the rush.
+    """
+    with psycopg.connect(url, autocommit=True) as connection:
+        setting, = connection.execute("SHOW autovacuum").fetchone() or ("on",)
+        if setting == "on":
+            return False
+        connection.execute("VACUUM ANALYZE")
+    return True
+
+
 if __name__ == "__main__":
     try:
-        print(f"· database {database_ensure(os.environ['DATABASE_URL'])}")
+        if sys.argv[1:] == ["--analyze"]:
+            if statistics_refresh(os.environ["DATABASE_URL"]):
+                print("· autovacuum is off on this server: statistics refreshed (VACUUM ANALYZE)")
+        else:
+            print(f"· database {database_ensure(os.environ['DATABASE_URL'])}")
     except ValueError as exc:
         sys.exit(str(exc))

@@ -56,6 +56,35 @@ def test_the_module_numbers_flag_is_the_students_in_this_course_only(
                                  part_id=bound.pk).module_numbers
 
 
+def test_the_dates_are_those_exercise_dates_reads_whatever_is_set(alice, course, other_course,
+                                                                  bound):
+    """The module's release and due dates in this course and the exercise's own deadline in
+    this course (not another course's): what submission_create would otherwise read."""
+    from datetime import timedelta
+
+    from grading.answer_statements import exercise_dates
+    from grading.models import Deadline
+
+    def both():
+        found = enrolled_part_get(user_id=alice.pk, course_slug=course.slug, part_id=bound.pk)
+        read = exercise_dates(course_id=course.pk, module_id=bound.exercise.module_id,
+                              exercise_id=bound.exercise_id)
+        return found.dates, read
+
+    found, read = both()
+    assert found == read == (None, None, None)
+    soon = timezone.now().replace(microsecond=123456) + timedelta(days=2)
+    Deadline.objects.create(course=other_course, exercise=bound.exercise, due_at=soon,
+                            updated_by=alice)
+    assert both()[0] == (None, None, None)
+    CourseModule.objects.filter(course=course, module_id=bound.exercise.module_id).update(
+        release_at=soon - timedelta(days=9), due_at=soon + timedelta(days=1))
+    Deadline.objects.create(course=course, exercise=bound.exercise, due_at=soon, updated_by=alice)
+    found, read = both()
+    assert found == read == (soon - timedelta(days=9), soon + timedelta(days=1), soon)
+    assert all(value.tzinfo is not None for value in found)
+
+
 def test_no_enrolment_for_a_stranger_an_inactive_member_or_another_course(
         alice, course, other_course, bound):
     assert enrolled_part_get(user_id=alice.pk, course_slug=other_course.slug,
