@@ -18,31 +18,42 @@ from django.db.models import Field, Model
 
 @dataclass(frozen=True)
 class ModelColumns:
-    """The concrete columns of `model`, selected from the table aliased `alias`."""
+    """The concrete columns of `model`, selected from the table aliased `alias`; the fields
+    named in `deferred` are left out (their instances load them on first use, as
+    `QuerySet.defer` does)."""
 
     model: type[Model]
     alias: str
+    deferred: tuple[str, ...] = ()
     _converters: dict[str, list[tuple[Any, list[Any]]]] = field(
         default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
+    def fields(self) -> list[Any]:
+        """The concrete fields selected, in the model's field order."""
+        unknown = set(self.deferred) - {f.name for f in self.model._meta.concrete_fields}
+        if unknown or self.model._meta.pk.name in self.deferred:
+            raise ValueError(f"cannot defer {sorted(unknown) or 'the key'} of "
+                             f"{self.model.__name__}")
+        return [f for f in self.model._meta.concrete_fields if f.name not in self.deferred]
+
+    @functools.cached_property
     def names(self) -> list[str]:
-        return [f.attname for f in self.model._meta.concrete_fields]
+        return [f.attname for f in self.fields]
 
     @functools.cached_property
     def _pk_index(self) -> int:
-        return [f.primary_key for f in self.model._meta.concrete_fields].index(True)
+        return [f.primary_key for f in self.fields].index(True)
 
     @property
     def select(self) -> str:
-        """`alias."column", ...` for every concrete field, in the model's field order."""
+        """`alias."column", ...` for every selected field, in the model's field order."""
         quote = connection.ops.quote_name
-        return ", ".join(f"{self.alias}.{quote(f.column)}"
-                         for f in self.model._meta.concrete_fields)
+        return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
 
     @property
     def width(self) -> int:
-        return len(self.model._meta.concrete_fields)
+        return len(self.fields)
 
     def converters(self) -> list[tuple[Any, list[Any]]]:
         """Per field, its column expression and the converters the ORM applies to its value
@@ -51,7 +62,7 @@ class ModelColumns:
         if vendor not in self._converters:
             self._converters[vendor] = [
                 (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-                for col in (f.get_col(self.alias) for f in self.model._meta.concrete_fields)]
+                for col in (f.get_col(self.alias) for f in self.fields)]
         return self._converters[vendor]
 
     def instance(self, values: Sequence[Any]) -> Model | None:

@@ -5,12 +5,10 @@ from functools import cached_property
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Exercise, Lab, Part
-from courses.selectors import enrollment_get
-from grading.models import Submission
+from courses.models import Course, Enrollment, Exercise, Lab
+from labs.lab_statements import enrolled_lab_get, lab_predictions_due, lab_runs_latest
 from labs.models import LabRun
 from labs.simulations import SIMULATIONS
 
@@ -29,11 +27,8 @@ class LabPage:
     @cached_property
     def runs(self) -> list[LabRun]:
         """The student's latest runs of the lab, newest first, without results or plots."""
-        return list(
-            LabRun.objects.filter(lab=self.lab, course=self.enrollment.course,
-                                  requester_id=self.enrollment.user_id)
-            .defer("result").order_by("-queued_at", "-id")[:self._runs_listed]
-        )
+        return lab_runs_latest(lab_id=self.lab.pk, course_id=self.enrollment.course_id,
+                               requester_id=self.enrollment.user_id, limit=self._runs_listed)
 
     @cached_property
     def predictions_due(self) -> list[Exercise]:
@@ -49,25 +44,22 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
     first, without their results or plots) and the predictions it grades that the user has
     yet to commit, both read on first use; Http404 when the user is not a member or there is
     no such lab."""
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
-    lab = (Lab.objects.active().select_related("section")
-           .filter(module_id__in=enrollment.course.module_ids(), slug=lab_slug).first())
-    if lab is None:
+    if not user.is_authenticated:
+        raise Http404("No such course.")
+    found = enrolled_lab_get(user_id=user.pk, course_slug=course_slug, lab_slug=lab_slug)
+    if found.enrollment is None:
+        raise Http404("No such course.")
+    if found.lab is None:
         raise Http404("No such lab.")
-    return LabPage(enrollment=enrollment, lab=lab, runs_listed=runs)
+    return LabPage(enrollment=found.enrollment, lab=found.lab, runs_listed=runs)
 
 
 def predictions_due(*, lab: Lab, course: Course, student_id: int | None) -> list[Exercise]:
     """The active prediction exercises graded by `lab` in which the student has not yet
     committed (made a counted attempt at) every part: running the lab first would show the
     answer. In exercise order, one query."""
-    committed = Submission.objects.filter(part=OuterRef("pk"), student_id=student_id,
-                                          course=course, counts_as_attempt=True)
-    due = (Part.objects.active().select_related("exercise")
-           .filter(exercise__module_id=lab.module_id, exercise__archived_at__isnull=True,
-                   spec__lab=lab.slug)
-           .filter(~Exists(committed)).order_by("exercise__order"))
-    return list({part.exercise_id: part.exercise for part in due}.values())
+    return lab_predictions_due(module_id=lab.module_id, lab_slug=lab.slug, course_id=course.pk,
+                               student_id=student_id)
 
 
 def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,

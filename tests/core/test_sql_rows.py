@@ -97,3 +97,14 @@ def test_row_insert_refuses_an_instance_with_a_key(course, alice, module_05):
     existing = PartProgress.objects.create(course=course, student=alice, part=Part.objects.first())
     with pytest.raises(ValueError, match="new row"):
         row_insert(existing)
+
+
+def test_a_deferred_field_is_left_out_of_the_select_and_loaded_on_use():
+    from labs.models import LabRun
+
+    columns = ModelColumns(LabRun, "r", deferred=("result",))
+    assert "result" not in columns.names and columns.width == len(columns.names)
+    assert '"result"' not in columns.select
+    for wrong in (("no_such_field",), ("id",)):
+        with pytest.raises(ValueError, match="cannot defer"):
+            _ = ModelColumns(LabRun, "r", deferred=wrong).fields
