@@ -81,6 +81,7 @@ def lab_run_request(
     seed: int | None = None,
     submission: Any = None,
     on_stored: Callable[[LabRun], None] | None = None,
+    requester_is_staff: bool | None = None,
 ) -> LabRun:
     """Validate `params`, store a run and queue it for a worker once the transaction commits.
 
@@ -92,12 +93,15 @@ would print the key of an exercise the student has not solved, for their own var
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
-    that stores the run.
+    that stores the run. `requester_is_staff` (whether the requester is a TA or an
+    instructor of the course), when the caller has read the enrolment, saves that read.
     """
     clean, errors = validate_params(lab.simulation, params, lab.param_schema or None)
     if errors:  # messages name parameters by label, whose maths is spelt out for the API too
         raise LabParamsInvalid({name: plain_maths(message) for name, message in errors.items()})
-    if submission is None and not _is_staff(requester=requester, course=course):
+    if requester_is_staff is None and submission is None:
+        requester_is_staff = _is_staff(requester=requester, course=course)
+    if submission is None and not requester_is_staff:
         _refuse_before_predictions(lab=lab, course=course, requester=requester)
         _refuse_unsolved_keys(lab=lab, course=course, requester=requester, params=clean)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)

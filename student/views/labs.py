@@ -31,7 +31,8 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
     elif request.method == "POST":
         try:
             run = lab_run_request(lab=page.lab, course=page.enrollment.course,
-                                  requester=cast(User, request.user), params=form.params())
+                                  requester=cast(User, request.user), params=form.params(),
+                                  requester_is_staff=page.enrollment.is_staff_role)
         except LabParamsInvalid as exc:
             form.add_lab_errors(exc)
             status = 400

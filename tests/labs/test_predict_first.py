@@ -56,6 +56,22 @@ def test_labs_without_predictions_and_staff_are_not_held_back(course, alice, ire
                            params={})
 
 
+def test_the_web_form_holds_a_student_back_and_lets_staff_run_with_the_page_s_enrolment(
+        course, alice, irene, django_assert_max_num_queries) -> None:
+    """The form passes the enrolment's role it read with the lab: no second membership read,
+    and the rule still holds for each role."""
+    student, staff = Client(), Client()
+    student.force_login(alice)
+    staff.force_login(irene)
+    url = f"/courses/{course.slug}/labs/word-vectors/"
+    assert student.post(url, {}).status_code == 409
+    with django_assert_max_num_queries(9) as queries:
+        assert staff.post(url, {}).status_code == 302
+    assert not [q for q in queries.captured_queries
+                if "courses_enrollment" in q["sql"] and "instructor" in q["sql"]]
+    assert list(LabRun.objects.values_list("requester__username", flat=True)) == ["irene"]
+
+
 def test_a_key_acting_for_a_student_follows_the_students_rule(course, alice, irene):
     from rest_framework.test import APIClient
 
