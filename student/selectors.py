@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -661,13 +662,22 @@ class StudentPart:
     enrollment: Enrollment
     part: Part
     params: dict[str, Any]
-    question: StudentQuestion | None = None  # the exercise and this part in the variant
     variant: Variant | None = None  # drawn once per request, passed down to grading
     dates: ExerciseDates | None = None  # the exercise's dates in the course, read with it
 
     @property
     def course(self) -> Course:
         return self.enrollment.course
+
+    @cached_property
+    def question(self) -> StudentQuestion | None:
+        """The exercise and this part in the student's variant, worked out on first use (an
+        answer and a live preview never show it; the no-JavaScript preview page does)."""
+        if self.variant is None:
+            return None
+        return student_question(exercise=self.part.exercise,
+                                part_prompts=[(self.part.key, self.part.prompt)],
+                                variant=self.variant)
 
     @property
     def part_prompt(self) -> str:
@@ -688,10 +698,8 @@ def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: i
         raise Http404("No such question.")
     variant = variant_of(course=enrollment.course, exercise=part.exercise, student_id=user.pk,
                          default=found.module_numbers)
-    question = student_question(exercise=part.exercise, part_prompts=[(part.key, part.prompt)],
-                                variant=variant)
-    return StudentPart(enrollment=enrollment, part=part, params=variant.params, question=question,
-                       variant=variant, dates=found.dates)
+    return StudentPart(enrollment=enrollment, part=part, params=variant.params, variant=variant,
+                       dates=found.dates)
 
 
 def part_view_for_student(*, user: User | AnonymousUser, target: StudentPart,
