@@ -78,6 +78,11 @@ class ModelColumns:
         return self.model.from_db(connection.alias, self.names, converted)
 
 
+def selects(layout: Sequence[ModelColumns]) -> str:
+    """The select lists of `layout`, in order (what `instances` cuts a row by)."""
+    return ", ".join(columns.select for columns in layout)
+
+
 def instances(row: Sequence[Any], layout: Sequence[ModelColumns]) -> tuple[list[Model | None],
                                                                            list[Any]]:
     """Cut `row` (selected as the `layout`'s `select` lists, in order, then any other

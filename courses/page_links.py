@@ -94,12 +94,12 @@ def course_links(course: Course, *, student_at: datetime | None = None) -> Cours
     with connection.cursor() as cursor:
         cursor.execute(_LINKS_SQL, [course.pk])
         rows = cursor.fetchall()
-    not_open: set[int] = set()
-    if student_at is not None:
-        for module_id, release_at, _ in rows:
-            release = value_from_db(release_at, CourseModule, "release_at")
-            if release is not None and release > student_at:  # CourseModule.released
-                not_open.add(module_id)
-    return CourseLinks(course_slug=course.slug,
-                       module_slugs={module_id: slug for module_id, _, slug in rows},
-                       not_open=frozenset(not_open))
+    # Unsaved rows carrying what course_links_from reads (the module's id and slug, the
+    # release date), so that the rule of a module not yet open stays CourseModule.released.
+    course_modules = []
+    for module_id, release_at, slug in rows:
+        link = CourseModule(module_id=module_id,
+                            release_at=value_from_db(release_at, CourseModule, "release_at"))
+        link.module = Module(id=module_id, slug=slug)
+        course_modules.append(link)
+    return course_links_from(course.slug, course_modules, student_at=student_at)

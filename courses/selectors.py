@@ -4,10 +4,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.http import Http404
 
-from core.sql_rows import ModelColumns, row_instances
+from core.sql_rows import ModelColumns, row_instances, selects
 from courses.models import (
     ContentRepository,
     ContentSync,
@@ -33,14 +33,29 @@ def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
     )
 
 
-_ENROLLED = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"),
-             ModelColumns(Module, "m"))
-_ENROLLED_SQL = (
-    f"SELECT {_ENROLLED[0].select}, {_ENROLLED[1].select}, {_ENROLLED[2].select} "  # noqa: S608
-    f"FROM {Enrollment._meta.db_table} e JOIN {Course._meta.db_table} c ON c.id = e.course_id "
-    f"JOIN {Module._meta.db_table} m ON m.id = c.module_id "
-    "WHERE e.user_id = %s AND c.slug = %s AND e.is_active ORDER BY e.id LIMIT 1"
-)
+#: A user's active enrolment in a course with the course and its module, as the hand-written
+#: statements of the students' requests read it: select `ENROLLED_LAYOUT`'s columns (then
+#: any others) `ENROLLED_FROM` (joins of other tables may follow) `ENROLLED_WHERE`, whose two
+#: parameters are the user's id and the course's slug, and hand the first three instances of
+#: the row to `enrollment_joined`.
+ENROLLED_LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"),
+                   ModelColumns(Module, "m"))
+ENROLLED_FROM = (f"FROM {Enrollment._meta.db_table} e "
+                 f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
+                 f"JOIN {Module._meta.db_table} m ON m.id = c.module_id")
+ENROLLED_WHERE = "WHERE e.user_id = %s AND c.slug = %s AND e.is_active ORDER BY e.id LIMIT 1"
+_ENROLLED_SQL = f"SELECT {selects(ENROLLED_LAYOUT)} {ENROLLED_FROM} {ENROLLED_WHERE}"
+
+
+def enrollment_joined(enrollment: Model | None, course: Model | None,
+                      module: Model | None) -> Enrollment:
+    """The enrolment cut from a row by `ENROLLED_LAYOUT`, its course (with the course's
+    module) attached, so that reading them runs no query. The statement's inner joins
+    found all three."""
+    enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
+    course.module = cast(Module, module)
+    enrollment.course = course
+    return enrollment
 
 
 def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollment:
@@ -49,13 +64,10 @@ def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollmen
     page, lab and dashboard request starts with it."""
     if not user.is_authenticated:
         raise Http404("No such course.")
-    found = row_instances(_ENROLLED_SQL, [user.pk, course_slug], _ENROLLED)
+    found = row_instances(_ENROLLED_SQL, [user.pk, course_slug], ENROLLED_LAYOUT)
     if found is None:
         raise Http404("No such course.")
-    enrollment, course, module = found[0]  # inner joins: never None
-    cast(Course, course).module = cast(Module, module)
-    cast(Enrollment, enrollment).course = cast(Course, course)
-    return cast(Enrollment, enrollment)
+    return enrollment_joined(*found[0])
 
 
 def module_sections(*, course: Course) -> QuerySet[Section]:

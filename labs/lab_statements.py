@@ -14,33 +14,28 @@ from typing import cast
 
 from django.db import connection
 
-from core.sql_rows import ModelColumns, row_instances
-from courses.models import Course, CourseModule, Enrollment, Exercise, Lab, Module, Part, Section
+from core.sql_rows import ModelColumns, row_instances, selects
+from courses.models import CourseModule, Enrollment, Exercise, Lab, Part, Section
+from courses.selectors import ENROLLED_FROM, ENROLLED_LAYOUT, ENROLLED_WHERE, enrollment_joined
 from grading.models import Submission
 from labs.models import LabRun
 
-_ENROLLED_LAB = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"),
-                 ModelColumns(Module, "m"), ModelColumns(Lab, "l"), ModelColumns(Section, "s"))
+_ENROLLED_LAB = (*ENROLLED_LAYOUT, ModelColumns(Lab, "l"), ModelColumns(Section, "s"))
 _RUN = ModelColumns(LabRun, "r", deferred=("result",))
 _EXERCISE = ModelColumns(Exercise, "x")
 
 
 @functools.cache
 def _enrolled_lab_statement(vendor: str) -> str:
-    """For this database's quoting (`vendor` keys the cache)."""
-    enrollment, course, module, lab, section = _ENROLLED_LAB
+    """For this database's quoting (`vendor` keys the cache). Parameters: the lab's slug,
+    then `ENROLLED_WHERE`'s."""
     # Only the models' own table names are put into the statement; values are parameters.
     return (
-        f"SELECT {enrollment.select}, {course.select}, {module.select}, {lab.select}, "  # noqa: S608
-        f"{section.select} "
-        f"FROM {Enrollment._meta.db_table} e "
-        f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
-        f"JOIN {Module._meta.db_table} m ON m.id = c.module_id "
+        f"SELECT {selects(_ENROLLED_LAB)} {ENROLLED_FROM} "  # noqa: S608
         f"LEFT JOIN {Lab._meta.db_table} l ON l.slug = %s AND l.archived_at IS NULL "
         f"AND EXISTS(SELECT 1 FROM {CourseModule._meta.db_table} cm "
         f"WHERE cm.course_id = c.id AND cm.module_id = l.module_id) "
-        f"LEFT JOIN {Section._meta.db_table} s ON s.id = l.section_id "
-        f"WHERE c.slug = %s AND e.user_id = %s AND e.is_active ORDER BY e.id LIMIT 1"
+        f"LEFT JOIN {Section._meta.db_table} s ON s.id = l.section_id {ENROLLED_WHERE}"
     )
 
 
@@ -57,14 +52,11 @@ def enrolled_lab_get(*, user_id: int, course_slug: str, lab_slug: str) -> Enroll
     """The user's active enrolment in the course (its course and module loaded) and the
     active lab `lab_slug` of a module the course runs (its section loaded). One statement."""
     found = row_instances(_enrolled_lab_statement(connection.vendor),
-                          [lab_slug, course_slug, user_id], _ENROLLED_LAB)
+                          [lab_slug, user_id, course_slug], _ENROLLED_LAB)
     if found is None:
         return EnrolledLab(enrollment=None, lab=None)
-    enrollment, course, module, lab, section = found[0]
-    # The inner joins found the enrolment, its course and module, so none is None.
-    enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
-    course.module = cast(Module, module)
-    enrollment.course = course
+    enrollment_row, course, module, lab, section = found[0]
+    enrollment = enrollment_joined(enrollment_row, course, module)
     if not isinstance(lab, Lab):
         return EnrolledLab(enrollment=enrollment, lab=None)
     lab.section = cast(Section, section)

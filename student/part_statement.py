@@ -16,38 +16,34 @@ from typing import cast
 
 from django.db import connection
 
-from core.sql_rows import ModelColumns, row_instances, value_from_db
-from courses.models import Course, CourseModule, Enrollment, Exercise, Module, Part
+from core.sql_rows import ModelColumns, row_instances, selects, value_from_db
+from courses.models import CourseModule, Enrollment, Exercise, Part
+from courses.selectors import ENROLLED_FROM, ENROLLED_LAYOUT, ENROLLED_WHERE, enrollment_joined
 from grading.answer_statements import ExerciseDates
 from grading.models import Deadline, DefaultVariant, Submission
 
-_LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"), ModelColumns(Module, "m"),
-           ModelColumns(Part, "p"), ModelColumns(Exercise, "x"))
+_LAYOUT = (*ENROLLED_LAYOUT, ModelColumns(Part, "p"), ModelColumns(Exercise, "x"))
 
 
 @functools.cache
 def _statement(vendor: str) -> str:
-    """The statement for this database (its quoting of column names)."""
-    enrollment, course, module, part, exercise = _LAYOUT
+    """The statement for this database (its quoting of column names). Parameters: the
+    part's id, then `ENROLLED_WHERE`'s."""
     # Only the models' own table names are put into the statement; values are parameters.
     return (
-        f"SELECT {enrollment.select}, {course.select}, {module.select}, {part.select}, "  # noqa: S608
-        f"{exercise.select}, "
+        f"SELECT {selects(_LAYOUT)}, "  # noqa: S608
         f"cm.id IS NOT NULL AS in_course, "
         f"EXISTS(SELECT 1 FROM {DefaultVariant._meta.db_table} dv "
         f"WHERE dv.course_id = c.id AND dv.student_id = e.user_id) AS module_numbers, "
         f"cm.release_at, cm.due_at, (SELECT d.due_at FROM {Deadline._meta.db_table} d "
         f"WHERE d.course_id = c.id AND d.exercise_id = x.id LIMIT 1) AS own_due "
-        f"FROM {Enrollment._meta.db_table} e "
-        f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
-        f"JOIN {Module._meta.db_table} m ON m.id = c.module_id "
+        f"{ENROLLED_FROM} "
         f"LEFT JOIN {Part._meta.db_table} p ON p.id = %s AND p.archived_at IS NULL "
         f"LEFT JOIN {Exercise._meta.db_table} x ON x.id = p.exercise_id "
         f"AND x.archived_at IS NULL "
         # at most one row: a course runs a module once (module_once_per_course)
         f"LEFT JOIN {CourseModule._meta.db_table} cm ON cm.course_id = c.id "
-        f"AND cm.module_id = x.module_id "
-        f"WHERE c.slug = %s AND e.user_id = %s AND e.is_active ORDER BY e.id LIMIT 1"
+        f"AND cm.module_id = x.module_id {ENROLLED_WHERE}"
     )
 
 
@@ -69,16 +65,13 @@ def enrolled_part_get(*, user_id: int, course_slug: str, part_id: int) -> Enroll
     """The user's active enrolment in the course (its course and module loaded) and the
     active part `part_id` of a module the course runs (its exercise loaded, and its dates in
     the course, which the answer's release and deadline checks need). One query."""
-    found = row_instances(_statement(connection.vendor), [part_id, course_slug, user_id],
+    found = row_instances(_statement(connection.vendor), [part_id, user_id, course_slug],
                           _LAYOUT)
     if found is None:
         return EnrolledPart(enrollment=None, part=None, module_numbers=False)
-    (enrollment, course, module, part, exercise), (in_course, module_numbers, release_at,
-                                                    module_due, own_due) = found
-    # The inner joins found all three, so none is None.
-    enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
-    course.module = cast(Module, module)
-    enrollment.course = course
+    (enrollment_row, course, module, part, exercise), (in_course, module_numbers, release_at,
+                                                        module_due, own_due) = found
+    enrollment = enrollment_joined(enrollment_row, course, module)
     if not isinstance(part, Part) or not isinstance(exercise, Exercise) or not in_course:
         return EnrolledPart(enrollment=enrollment, part=None, module_numbers=bool(module_numbers))
     part.exercise = exercise
