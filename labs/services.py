@@ -87,9 +87,9 @@ def lab_run_request(
 
     Raises LabParamsInvalid (storing nothing) for bad parameters, and LabRunRefused when a
     student asks for a lab that grades a prediction they have not made yet ("predict first";
-    staff, and the run that grades the prediction itself, are not held back), or whose parameters
-would print the key of an exercise the student has not solved, for their own variant (see
-`labs.answer_guard`). When a finished run of the
+    staff, and the run that grades the prediction itself, are not held back), or that would
+    print a number answering a part the student has not solved, within that part's tolerance,
+    for their own variant (see `labs.answer_guard`). When a finished run of the
     same lab with the same parameters and seed exists, its result is reused: the new run is
     stored as succeeded at once and nothing is queued. Without a seed, a random one is drawn
     (and stored, so the run can be reproduced). `on_stored(run)` runs inside the transaction
@@ -146,9 +146,9 @@ def _refuse_unsolved_keys(*, lab: Lab, course: Course, requester: User,
                                           params=params)
     if exercise is not None:
         raise LabRunRefused(
-            f"These are the numbers of your {exercise.title}, which you have not solved yet: "
-            "the lab would print its answer. Work it out there first, or change the numbers "
-            "to explore.", code="unsolved_key")
+            f"This run would print the answer to your {exercise.title}, which you have not "
+            "solved yet (within the tolerance its answer is marked with). Work it out there "
+            "first, or change the numbers to explore.", code="unsolved_key")
 
 
 def _is_staff(*, requester: User, course: Course) -> bool:

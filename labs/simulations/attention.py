@@ -3,9 +3,9 @@
 Context. With attention weights ``alpha_j`` and scalar encoder states ``h_j`` given directly,
 the context is ``c = sum_j alpha_j h_j``. The sum is taken with ``math.fsum``. The default
 inputs (weights [0.7, 0.2, 0.1], states [2, -1, 4]) are deliberately not the numbers of any
-exercise, and ``answer_inputs`` tells the service which inputs would print the key of the
-context-value exercise (Apply 3) for a variant, so a student cannot read their key off the
-lab (see ``labs.answer_guard``).
+exercise, and ``printed_numbers`` tells the service which number a run would print, so a
+student cannot read the key of an unsolved part (Apply 3's context value, within its
+tolerance) off the lab (see ``labs.answer_guard``).
 
 Alignment. A real additive score network, ``e_ij = v^T tanh(W s_{i-1} + U h_j)``,
 ``alpha_ij = softmax_j(e_ij)``, scores every English encoder state ``h_j`` for every French
@@ -262,27 +262,10 @@ def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-#: The exercise parameters whose variant the context part computes (Apply 3).
-_WEIGHT_NAMES = ("w1", "w2", "w3", "w4")
-_STATE_NAMES = ("h1", "h2", "h3", "h4")
-
-
-def answer_inputs(variant: dict[str, Any]) -> dict[str, Any] | None:
-    """The lab inputs that would print the key of an exercise whose variant has weights
-    ``w1..w4`` and scalar states ``h1..h4``; None for any other exercise."""
-    if not all(name in variant for name in (*_WEIGHT_NAMES, *_STATE_NAMES)):
-        return None
-    return {"weights": [float(variant[n]) for n in _WEIGHT_NAMES],
-            "states": [float(variant[n]) for n in _STATE_NAMES]}
-
-
-def _pairs(weights: list[float], states: list[float]) -> list[tuple[float, float]]:
-    return sorted((round(float(w), 9), round(float(h), 9))
-                  for w, h in zip(weights, states, strict=False) if abs(w) > 1e-12)
-
-
-def same_inputs(params: dict[str, Any], inputs: dict[str, Any]) -> bool:
-    """Whether a run's weights and states are ``inputs``' pairs: the order of the (weight,
-    state) pairs and pairs of weight 0 do not change the context value, so they do not count."""
-    return _pairs(params.get("weights", []), params.get("states", [])) == \
-        _pairs(inputs["weights"], inputs["states"])
+def printed_numbers(params: dict[str, Any]) -> list[str]:
+    """The numbers a run with validated ``params`` prints that the parameters alone decide,
+    as printed: the context value (see ``labs.answer_guard``: a run that would print the
+    answer to an unsolved part, such as Apply 3's context value, is refused)."""
+    p = with_defaults(PARAMS, params)
+    value = context(list(p["weights"]), list(p["states"]))["context_value"]
+    return [fmt(value, 6)]

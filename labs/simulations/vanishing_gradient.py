@@ -287,3 +287,24 @@ def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:
             value = fmt(s["final_norm"])
         rows.append((label, f"{value}: {regime_phrase(s, result['steps'])}"))
     return rows
+
+
+def printed_numbers(params: dict[str, Any]) -> list[str]:
+    """The numbers a run with validated ``params`` prints that the parameters alone decide,
+    as printed: each sigma's bound ``sigma_max^k`` after ``PREDICTION_K`` steps and after all
+    the steps (clamped as the run clamps it). See ``labs.answer_guard``: a run that would
+    print the answer to an unsolved part, such as Apply 1's bound, is refused."""
+    p = with_defaults(PARAMS, params)
+    steps = int(p["steps"])
+    ks = [PREDICTION_K, steps] if steps >= PREDICTION_K else [steps]
+    out: list[str] = []
+    for sigma in p["sigmas"]:
+        for k in ks:
+            try:
+                bound = min(float(sigma) ** k, MAX_REPORTED)
+            except OverflowError:
+                bound = MAX_REPORTED
+            text = fmt(bound)
+            if text not in out:
+                out.append(text)
+    return out

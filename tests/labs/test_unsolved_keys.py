@@ -1,6 +1,8 @@
-"""A lab never prints the key of an exercise the student has not solved, for their own
-variant: the attention lab refuses Apply 3's numbers of the student's variant until Apply 3 is
-solved, on the web and through the API alike (one rule, in labs.services / labs.answer_guard)."""
+"""A lab never prints a number that answers a part the student has not solved, for their own
+variant, within the part's tolerance: the attention lab refuses a run that would print Apply 3's
+context value (the student's own numbers, or nudged ones) until Apply 3 is solved, and the
+vanishing-gradient lab one that would print Apply 1's bound; on the web and through the API
+alike (one rule, in labs.services / labs.answer_guard)."""
 
 import pytest
 from django.test import Client
@@ -10,9 +12,10 @@ from grading.models import Submission
 from grading.overrides import grade_override_create
 from grading.services import submission_create
 from grading.variant_assignment import variant_for
+from labs.answer_guard import printed_answers
 from labs.models import LabRun
 from labs.services import LabRunRefused, lab_run_request
-from labs.simulations import attention
+from labs.simulations import attention, vanishing_gradient
 from tests.factories import predictions_made
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +48,65 @@ def test_reordering_the_pairs_or_adding_a_zero_weight_is_the_same_run(course, al
     shuffled = {"weights": [*own["weights"][::-1], 0.0], "states": [*own["states"][::-1], 9.0]}
     with pytest.raises(LabRunRefused, match="not solved"):
         lab_run_request(lab=ready, course=course, requester=alice, params=shuffled)
+
+
+def _nudged(own: dict) -> dict:
+    """The student's own numbers with one state moved by 1e-4: the context value moves by
+    about 1e-5, well within Apply 3's 1% tolerance."""
+    return {**own, "states": [*own["states"][:-1], own["states"][-1] + 0.0001]}
+
+
+def test_a_nudged_number_that_prints_the_key_within_tolerance_is_refused(course, alice, ready):
+    with pytest.raises(LabRunRefused, match="Apply 3") as refused:
+        lab_run_request(lab=ready, course=course, requester=alice,
+                        params=_nudged(_own_numbers(alice, course)))
+    assert refused.value.code == "unsolved_key"
+    assert not LabRun.objects.exists()
+
+
+def test_any_numbers_that_print_the_key_within_tolerance_are_refused(course, alice, ready):
+    own = _own_numbers(alice, course)
+    key = sum(w * h for w, h in zip(own["weights"], own["states"], strict=True))
+    with pytest.raises(LabRunRefused, match="not solved"):
+        lab_run_request(lab=ready, course=course, requester=alice,
+                        params={"weights": [1.0], "states": [key * 1.005]})
+    assert lab_run_request(lab=ready, course=course, requester=alice,
+                           params={"weights": [1.0], "states": [key * 1.05]})
+
+
+def test_a_printed_number_counts_when_the_parts_checker_gives_it_credit():
+    spec = {"type": "numeric", "reference": "w*h", "rtol": 0.01,
+            "misconceptions": [{"answer": "h", "tag": "unweighted", "feedback": "x"}]}
+    assert printed_answers(printed=["1.80001"], spec=spec, params={"w": 0.6, "h": 3}) == "1.80001"
+    assert printed_answers(printed=["1.9"], spec=spec, params={"w": 0.6, "h": 3}) is None
+    assert printed_answers(printed=["3"], spec=spec, params={"w": 0.6, "h": 3}) is None  # a misconception
+    assert printed_answers(printed=["1.8"], spec={**spec, "type": "text"},
+                           params={"w": 0.6, "h": 3}) is None
+
+
+def test_every_number_the_guard_checks_is_printed_by_the_run():
+    import numpy as np
+
+    params = {"weights": [0.1, 0.6, 0.2, 0.1], "states": [1.0, 3.0, -1.0, 2.0001]}
+    rows = dict(attention.KEY_RESULTS(attention.run(params, rng=np.random.default_rng(0))))
+    assert attention.printed_numbers(params) == [rows["Context value"]] == ["1.90001"]
+    params = {"units": 4, "steps": 40, "sigmas": [0.85, 0.5, 0.9, 0.95], "input_scale": 1.0}
+    shown = " ".join(v for _, v in vanishing_gradient.KEY_RESULTS(
+        vanishing_gradient.run(params, rng=np.random.default_rng(0))))
+    for number in vanishing_gradient.printed_numbers(params):
+        assert number in shown
+
+
+def test_the_vanishing_gradient_lab_refuses_to_print_an_unsolved_apply_1_bound(course, alice):
+    predictions_made(student=alice, course=course, lab_slug="vanishing-gradient")
+    lab = Lab.objects.get(slug="vanishing-gradient")
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    own = variant_for(student=alice, course=course, exercise=exercise).params
+    params = {"steps": int(own["steps"]), "sigmas": [float(own["sigma"]), 0.5, 1.5, 3.0]}
+    with pytest.raises(LabRunRefused, match="Apply 1") as refused:
+        lab_run_request(lab=lab, course=course, requester=alice, params=params)
+    assert refused.value.code == "unsolved_key"
+    assert lab_run_request(lab=lab, course=course, requester=alice, params={})
 
 
 def test_other_numbers_the_defaults_and_staff_run(course, alice, irene, ready):
