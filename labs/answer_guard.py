@@ -104,7 +104,7 @@ def unsolved_exercise_computed(*, lab: Lab, course: Course, student: User,
                   .order_by("order"))
     for exercise in candidates:
         variant = variant_for(student=student, course=course, exercise=exercise)
-        for part in exercise.open:  # type: ignore[attr-defined]
+        for part in exercise.open:
             if printed_answers(printed=printed, spec=part.spec, params=variant.params):
                 return exercise
     return None

@@ -171,6 +171,19 @@ def test_the_web_form_refuses_too(course, alice, ready):
     assert not LabRun.objects.exists()
 
 
+def test_the_web_form_refuses_nudged_numbers_and_says_why(course, alice, ready):
+    client = Client()
+    client.force_login(alice)
+    nudged = _nudged(_own_numbers(alice, course))
+    response = client.post(f"/courses/{course.slug}/labs/attention/", {
+        "weights": ", ".join(str(w) for w in nudged["weights"]),
+        "states": ", ".join(str(h) for h in nudged["states"]),
+        "sharpness": "2", "noise": "0.1"})
+    assert response.status_code == 409
+    assert "would print the answer to your Apply 3" in response.content.decode()
+    assert not LabRun.objects.exists()
+
+
 def test_each_output_word_shows_its_score_weight_and_context():
     import numpy as np
 
