@@ -246,8 +246,34 @@ def _check_figure_kind(out: _Collector, source: SourceFile) -> None:
         out.add(source, ("data", *problem.keys), f"figure data: {problem.reason}")
 
 
+#: How parts are written, for the messages that refuse another spelling.
+PARTS_SPELLING = ("write each part as a [[parts]] table holding its key and its spec's fields "
+                  "(key = \"...\", type = \"...\", reference = \"...\", ...)")
+
+
+def _check_named_parts(out: _Collector, source: SourceFile, parts: dict[str, Any]) -> None:
+    """`[parts.name]` tables (a table of parts by name) instead of `[[parts]]` tables."""
+    for name in parts:
+        out.add(source, ("parts", name),
+                f"parts are not named by their tables: write [[parts]] and then key = \"{name}\" "
+                f"instead of [parts.{name}] ({PARTS_SPELLING})")
+
+
+def _nested_spec_problem(part: dict[str, Any]) -> str | None:
+    """A part whose spec sits in a `spec = { ... }` table instead of in the part itself."""
+    nested = part.get("spec")
+    if not isinstance(nested, dict):
+        return None
+    fields = ", ".join(f"{name} = ..." for name in list(nested)[:3])
+    return (f"a part's spec is not a 'spec' table: move its fields ({fields}) into the "
+            f"[[parts]] table itself and remove spec = {{ ... }} ({PARTS_SPELLING})")
+
+
 def _check_parts(out: _Collector, source: SourceFile, validators: Validators) -> None:
     parts = source.data.get("parts")
+    if isinstance(parts, dict):
+        _check_named_parts(out, source, parts)
+        return
     if not isinstance(parts, list):
         return
     if not parts:
@@ -257,6 +283,10 @@ def _check_parts(out: _Collector, source: SourceFile, validators: Validators) ->
         where: tuple[str | int, ...] = ("parts", index)
         if not isinstance(part, dict):
             out.add(source, where, f"part {index + 1} must be a table")
+            continue
+        nested = _nested_spec_problem(part)
+        if nested:
+            out.add(source, (*where, "spec"), nested)
             continue
         _check_fields(out, source, part, _rules(PART_REQUIRED, PART_OPTIONAL), where)
         key = part.get("key")
@@ -341,7 +371,10 @@ def validate_content(files: ContentFiles, validators: Validators | None = None) 
     _check_unique(out, files.labs, "slug", "lab")
 
     for source in files.exercises:
-        _check_fields(out, source, source.data, EXERCISE_FIELDS)
+        rules = EXERCISE_FIELDS
+        if isinstance(source.data.get("parts"), dict):  # [parts.name]: _check_parts says so
+            rules = {name: rule for name, rule in rules.items() if name != "parts"}
+        _check_fields(out, source, source.data, rules)
         _check_unknown(out, source, source.data, EXERCISE_FIELDS)
         _check_uuid(out, source, uuids)
         _check_section_ref(out, source, numbers)
