@@ -114,6 +114,44 @@ def _module(folder: Path, *, module_toml: str | None = None, sections: tuple[str
             _section(number, order), encoding="utf-8")
 
 
+def _item(example: Example, kind: str, section: str, slug: str) -> str:
+    """The example's file: the example with the fields it leaves out written first."""
+    head = {"uuid": _new_uuid(), "slug": slug, "section": section, "title": "Example"}
+    if kind == "exercise":
+        head |= {"kind": "apply", "prompt": "The guide's example."}
+    if kind == "figure":
+        head |= {"number": section}
+    return _with_fields(example.text, head)
+
+
+def module_from_examples(examples: list[Example], folder: Path) -> dict[str, int]:
+    """One module folder made of `examples`: the module file, the section file (copied, with
+    its number changed, for every other section the items name), and every figure, lab and
+    exercise example; returns how many files of each kind were written."""
+    by_kind: dict[str, list[Example]] = {}
+    for example in examples:
+        by_kind.setdefault(kind_of(example), []).append(example)
+    (folder / "sections").mkdir(parents=True)
+    (folder / "module.toml").write_text(by_kind["module"][0].text, encoding="utf-8")
+    section = by_kind["section"][0].text
+    first = str(tomllib.loads(section.split("+++")[1])["number"])
+    named = {str(tomllib.loads(e.text).get("section", first))
+             for kind in ("figure", "lab", "exercise") for e in by_kind.get(kind, [])}
+    numbers = [first, *sorted(named - {first})]
+    for order, number in enumerate(numbers, start=1):
+        text = section if number == first else _section(number, order + 100)
+        (folder / "sections" / f"{order:02d}-section.md").write_text(text, encoding="utf-8")
+    written = {"module": 1, "section": len(numbers)}
+    for kind in ("figure", "lab", "exercise"):
+        (folder / f"{kind}s").mkdir()
+        for index, example in enumerate(by_kind.get(kind, []), start=1):
+            section_of = str(tomllib.loads(example.text).get("section", first))
+            (folder / f"{kind}s" / f"example-{index:02d}.toml").write_text(
+                _item(example, kind, section_of, f"{kind}-{index:02d}"), encoding="utf-8")
+        written[kind] = len(by_kind.get(kind, []))
+    return written
+
+
 def content_folder(example: Example, root: Path) -> Path:
     """A course folder holding `example` with the least around it; returns its path."""
     root.mkdir(parents=True)
@@ -137,12 +175,8 @@ def content_folder(example: Example, root: Path) -> Path:
         return root
     section = str(tomllib.loads(example.text).get("section", "1.1"))
     _module(module, sections=(section,))
-    head = {"uuid": _new_uuid(), "slug": f"guide-{kind}", "section": section, "title": "Example"}
-    if kind == "exercise":
-        head |= {"kind": "apply", "prompt": "The guide's example."}
-    if kind == "figure":
-        head |= {"number": section}
     folder = module / f"{kind}s"
     folder.mkdir()
-    (folder / "example.toml").write_text(_with_fields(example.text, head), encoding="utf-8")
+    (folder / "example.toml").write_text(_item(example, kind, section, f"guide-{kind}"),
+                                         encoding="utf-8")
     return root
