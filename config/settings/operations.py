@@ -82,6 +82,13 @@ HEALTH_DISK_MIN_FREE_MB = _env.int("HEALTH_DISK_MIN_FREE_MB", default=200)
 # The health endpoints need no sign-in; each address may call them this often.
 HEALTH_THROTTLE_RATE = _env("HEALTH_THROTTLE_RATE", default="120/min")
 
+# --- Celery beat (ops/beat_lock.py) ------------------------------------------------------------
+# Every beat runs this scheduler: only the one holding the lease in the database sends the
+# schedule, so a second beat started by mistake stands by (and takes over within
+# BEAT_LEASE_SECONDS of the first stopping).
+CELERY_BEAT_SCHEDULER = "ops.beat_lock:LeasedScheduler"
+BEAT_LEASE_SECONDS = _env.float("BEAT_LEASE_SECONDS", default=30.0)
+
 # --- Metrics (core/metrics.py, ops/metrics_export.py) -----------------------------------------
 # /metrics answers only requests that send "Authorization: Bearer <METRICS_TOKEN>"; without
 # a token it is off (404). Counters from several processes are summed through
