@@ -1,25 +1,29 @@
 """Idempotency-Key for POSTs: the first response is stored and replayed for every retry.
 
-The record is committed (unique per principal and key) BEFORE the work runs, so a
-concurrent retry finds it: it waits for the first request to finish and replays its
-response, and never performs the work a second time. The same key with a different body is
-refused (422).
-
-A request whose process dies leaves its record "running". The work notes what it created on
-the record in the same transaction that stores it (`note`), so a retry can tell: if the
-record names a resource, the retry answers from that resource as it is now; if it names
-none and is older than STALE_AFTER (no request lives that long), nothing was stored and the
-retry takes the record over and does the work. Otherwise the retry gets 409.
+The key's record is written in the SAME transaction that stores what the request created
+(the work calls `note` there), never before it: a request that fails before storing (its
+database connection cut, its process killed) leaves no record behind, and its retry is
+processed at once instead of waiting for a claim nobody will finish. Two requests with one
+key that run at the same time both reach the storing transaction; the second one's record
+insert waits (PostgreSQL's unique index) for the first to commit, then fails: its own
+transaction rolls back, storing nothing, and it answers as a retry. Once the work is done
+the response is added to the record and replayed for every later retry; a retry that finds
+the resource stored but no response yet (the first request still grading, or dead after
+storing) waits up to WAIT_SECONDS, then answers from the resource as it is now. The same
+key with a different body is refused (422). Error responses (4xx from an APIException) are
+recorded too and replayed.
 """
 
 import hashlib
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
@@ -30,19 +34,38 @@ from api.errors import ApiError, api_exception_handler
 from api.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
-#: How long a retry waits for a concurrent first request before answering 409.
+#: How long a retry waits for a concurrent first request's response before answering from
+#: what it stored (or 409 if it stored nothing).
 WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.05
 #: Keys are remembered this long; clients retry within minutes, never days.
 RETENTION = timedelta(days=7)
-#: A record still running, with nothing stored, this long after it began was left by a
-#: request that died (web requests are cut off long before).
+#: A record with neither a response nor a resource was a claim made before the work by an
+#: earlier version of this module; one this old was left by a request that died.
 STALE_AFTER = timedelta(minutes=2)
 
 #: Given to the work: call it with "kind:id" inside the transaction that stores the resource.
 Note = Callable[[str], None]
 #: Answers a retry from a stored resource ("kind:id"), or None if it is not there.
 Replay = Callable[[str], Response | None]
+
+
+class KeyTaken(Exception):
+    """Another request with the same key stored its work first (raised by `note` inside the
+    storing transaction, which then rolls back)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One request's Idempotency-Key: whose, which, and the fingerprint of its request."""
+
+    principal: str
+    key: str
+    fingerprint: str
+
+    def records(self) -> QuerySet[IdempotencyRecord]:
+        """The key's record (none, or one: unique per principal and key)."""
+        return IdempotencyRecord.objects.filter(principal=self.principal, key=self.key)
 
 
 def resource_name(kind: str, ident: object) -> str:
@@ -62,30 +85,59 @@ def request_fingerprint(request: Request) -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
-def idempotency_begin(*, principal: str, key: str, fingerprint: str) -> tuple[IdempotencyRecord, bool]:
-    """Claim `key` for `principal`: (record, True) for the first request, (record, False) after.
+def idempotency_find(*, claim: Claim) -> IdempotencyRecord | None:
+    """The record of an earlier request with this key, or None (this request is the first,
+    or every earlier one failed before storing anything).
 
-    Raises ApiError 422 when the key was used with a different request.
+    Raises ApiError 422 when the key was used with a different request. A claim left by a
+    request of the earlier design that died (no response, nothing stored, older than
+    STALE_AFTER) is removed and None returned.
     """
-    try:
-        with transaction.atomic(durable=True):
-            record, created = IdempotencyRecord.objects.get_or_create(
-                principal=principal, key=key, defaults={"fingerprint": fingerprint}
-            )
-    except IntegrityError:  # lost a race on SQLite, where get_or_create cannot block
-        record, created = IdempotencyRecord.objects.get(principal=principal, key=key), False
-    if record.fingerprint != fingerprint:
+    record = claim.records().first()
+    if record is None:
+        return None
+    if record.fingerprint != claim.fingerprint:
         raise ApiError(422, "idempotency_key_reused",
                        "This Idempotency-Key was used with a different request; use a new key.")
-    return record, created
+    if record.status_code is None and not record.resource \
+            and record.created_at < timezone.now() - STALE_AFTER:
+        claim.records().filter(pk=record.pk, status_code=None, resource="").delete()
+        return None
+    return record
 
 
-def idempotency_complete(*, record: IdempotencyRecord, status_code: int, body: Any,
+def idempotency_note(*, claim: Claim, resource: str) -> None:
+    """Record that this request stored `resource`; call it inside the transaction that
+    stores it, so that the record commits or rolls back with the resource.
+
+    Raises KeyTaken when another request with the key has recorded its own first (on
+    PostgreSQL the insert waits for that request's transaction to end).
+    """
+    try:
+        with transaction.atomic():
+            IdempotencyRecord.objects.create(principal=claim.principal, key=claim.key,
+                                             fingerprint=claim.fingerprint, resource=resource)
+    except IntegrityError as exc:
+        raise KeyTaken(claim.key) from exc
+
+
+def idempotency_complete(*, claim: Claim, status_code: int, body: Any,
                          location: str = "") -> None:
-    """Store the response of the first request so that retries replay it."""
-    IdempotencyRecord.objects.filter(pk=record.pk).update(
-        status_code=status_code, response=body, location=location, completed_at=timezone.now()
-    )
+    """Store the response of the first request so that retries replay it (the record is
+    made here when the work stored nothing, e.g. a refusal)."""
+    done = {"status_code": status_code, "response": body, "location": location,
+            "completed_at": timezone.now()}
+    with transaction.atomic(durable=True):
+        if claim.records().filter(status_code=None).update(**done):
+            return
+        if claim.records().exists():
+            return  # a concurrent request with the key completed first: its answer stands
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(principal=claim.principal, key=claim.key,
+                                                 fingerprint=claim.fingerprint, **done)
+        except IntegrityError:
+            return  # the same race, on the insert
 
 
 def idempotency_wait(*, record: IdempotencyRecord, timeout: float | None = None) -> IdempotencyRecord:
@@ -97,31 +149,21 @@ def idempotency_wait(*, record: IdempotencyRecord, timeout: float | None = None)
         if current is None:
             raise ApiError(409, "idempotency_in_progress",
                            "The first request with this Idempotency-Key failed; retry it.")
-        if current.status_code is not None or _stale(current) or time.monotonic() >= deadline:
+        if current.status_code is not None or time.monotonic() >= deadline:
             return current
         time.sleep(POLL_SECONDS)
-
-
-def _stale(record: IdempotencyRecord) -> bool:
-    return (record.status_code is None and not record.resource
-            and record.created_at < timezone.now() - STALE_AFTER)
-
-
-def idempotency_take_over(*, record: IdempotencyRecord) -> bool:
-    """Claim a stale record (see the module) for this request; False if another retry did."""
-    return bool(IdempotencyRecord.objects.filter(
-        pk=record.pk, status_code=None, resource="", created_at=record.created_at,
-    ).update(created_at=timezone.now()))
 
 
 def idempotent(request: Request, principal: Principal, perform: Callable[[Note], Response], *,
                replay: Replay | None = None) -> Response:
     """Run `perform(note)` once per Idempotency-Key (if the request has one) and replay its
-    response; `replay` answers a retry of a request that died after storing (see the module).
+    response; `replay` answers a retry from the stored resource (see the module).
 
-    Error responses (4xx from an APIException) are stored and replayed too; any other
-    exception forgets the key so that the request can be retried, unless the work had
-    already stored (noted) its resource: then a retry answers from that resource.
+    `perform` must call `note(resource)` inside the transaction that stores its resource
+    (then KeyTaken, raised there when a concurrent request with the key stored first, rolls
+    that transaction back and the request answers as a retry). Any exception other than an
+    APIException leaves no trace of the key unless the resource was stored: a retry after a
+    failure before storing does the work.
     """
     key = request.headers.get(HEADER, "").strip()
     if not key:
@@ -129,50 +171,44 @@ def idempotent(request: Request, principal: Principal, perform: Callable[[Note],
     if len(key) > 255:
         raise ApiError(400, "invalid", "The Idempotency-Key header is too long (255 at most).",
                        {HEADER: ["At most 255 characters."]})
-    record, first = idempotency_begin(principal=principal.ident, key=key,
-                                      fingerprint=request_fingerprint(request))
-    if not first:
-        current = idempotency_wait(record=record)
-        if current.status_code is not None:
-            return _replayed(Response(current.response, status=current.status_code),
-                             current.location)
-        recovered = _recover(current, replay)
-        if recovered is not None:
-            return recovered
-        record = current  # taken over: nothing was stored, so this request does the work
-
-    def note(resource: str) -> None:
-        IdempotencyRecord.objects.filter(pk=record.pk).update(resource=resource)
-
+    claim = Claim(principal=principal.ident, key=key, fingerprint=request_fingerprint(request))
+    earlier = idempotency_find(claim=claim)
+    if earlier is not None:
+        return _retried(earlier, replay)
     try:
-        response = perform(note)
+        response = perform(lambda resource: idempotency_note(claim=claim, resource=resource))
+    except KeyTaken:
+        earlier = idempotency_find(claim=claim)
+        if earlier is None:  # the other request's record is gone already (pruned): unusual
+            raise ApiError(409, "idempotency_in_progress",
+                           "Another request with this Idempotency-Key is in progress; retry "
+                           "in a moment.") from None
+        return _retried(earlier, replay)
     except APIException as exc:
         error = api_exception_handler(exc, {"request": request})
         if error is not None:
-            idempotency_complete(record=record, status_code=error.status_code, body=error.data)
+            idempotency_complete(claim=claim, status_code=error.status_code, body=error.data)
         raise
-    except BaseException:
-        # Forget the key only if nothing was stored: once the work noted a resource, a retry
-        # must answer from it, never do the work a second time.
-        IdempotencyRecord.objects.filter(pk=record.pk, resource="").delete()
-        raise
-    idempotency_complete(record=record, status_code=response.status_code, body=response.data,
+    idempotency_complete(claim=claim, status_code=response.status_code, body=response.data,
                          location=response.get("Location", ""))
     return response
 
 
-def _recover(record: IdempotencyRecord, replay: Replay | None) -> Response | None:
-    """A retry's answer for a record whose request never completed; None when this request
-    has taken the record over; ApiError 409 when neither is safe."""
-    if record.resource and replay is not None:
-        response = replay(record.resource)
+def _retried(record: IdempotencyRecord, replay: Replay | None) -> Response:
+    """A retry's answer: the first response, else one made from the stored resource once the
+    first request had WAIT_SECONDS to finish; ApiError 409 when neither is there."""
+    current = idempotency_wait(record=record)
+    if current.status_code is not None:
+        return _replayed(Response(current.response, status=current.status_code),
+                         current.location)
+    if current.resource and replay is not None:
+        response = replay(current.resource)
         if response is not None:
             location = response.get("Location", "")
-            idempotency_complete(record=record, status_code=response.status_code,
-                                 body=response.data, location=location)
+            IdempotencyRecord.objects.filter(pk=current.pk, status_code=None).update(
+                status_code=response.status_code, response=response.data, location=location,
+                completed_at=timezone.now())
             return _replayed(response, location)
-    if _stale(record) and idempotency_take_over(record=record):
-        return None
     raise ApiError(409, "idempotency_in_progress",
                    "A request with this Idempotency-Key is still in progress; retry in a "
                    "moment.")

@@ -115,6 +115,30 @@ def oscar(other_course):
 
 
 @pytest.fixture
+def proxied_database(monkeypatch):
+    """The database connections (this thread's and any opened later, in other threads or the
+    live server) go through a TCP proxy that the test can cut and restore
+    (tests/tcp_proxy.py), kept open between requests as CONN_MAX_AGE does in production.
+    PostgreSQL only: SQLite is a file, it has no connection to cut (skipped there)."""
+    from django.db import connection
+
+    from tests.tcp_proxy import tcp_proxy
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a database connection to cut needs PostgreSQL (DATABASE_URL=postgres://...)")
+    params = connection.settings_dict
+    with tcp_proxy(params.get("HOST") or "127.0.0.1", int(params.get("PORT") or 5432)) as proxy:
+        connection.close()
+        monkeypatch.setitem(params, "HOST", "127.0.0.1")
+        monkeypatch.setitem(params, "PORT", str(proxy.port))
+        monkeypatch.setitem(params, "CONN_MAX_AGE", 600)
+        yield proxy
+        proxy.restore()
+        connection.close()
+    connection.close()
+
+
+@pytest.fixture
 def broker_url() -> str:
     """The Celery broker of this run; Redis must answer when it is the broker."""
     url = settings.CELERY_BROKER_URL

@@ -4,30 +4,9 @@ connection and succeeds; a POST, or any request while the database stays away, g
 that says the answer may have been saved (JSON for the API), never a bare 500."""
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.tcp_proxy import tcp_proxy
-
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def proxied_database(monkeypatch):
-    """The test's database connection goes through a proxy (kept open between requests, as
-    CONN_MAX_AGE does in production), so that the test can drop it."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the connection-drop tests need PostgreSQL (DATABASE_URL=postgres://...)")
-    params = connection.settings_dict
-    with tcp_proxy(params.get("HOST") or "127.0.0.1", int(params.get("PORT") or 5432)) as proxy:
-        connection.close()
-        monkeypatch.setitem(params, "HOST", "127.0.0.1")
-        monkeypatch.setitem(params, "PORT", str(proxy.port))
-        monkeypatch.setitem(params, "CONN_MAX_AGE", 600)
-        yield proxy
-        proxy.restore()
-        connection.close()
-    connection.close()
 
 
 def test_a_get_is_retried_once_on_a_new_connection_after_the_database_dropped_it(
