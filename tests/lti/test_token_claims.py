@@ -75,6 +75,16 @@ def test_an_audience_list_must_name_the_tool_as_authorised_party(platform: Platf
     _assert_refused(response, caplog, "wrong_audience")
 
 
+def test_a_token_for_another_tool_naming_this_tool_as_authorised_party_is_refused(
+        platform: Platform, caplog):
+    """`azp` is this tool but the audience is only another tool: the token was not issued to
+    this tool, whatever `azp` says (issue 38 item 5)."""
+    caplog.set_level(logging.WARNING, "lti.security")
+    tamper = _tamper(aud=["other-tool"], azp=platform.client_id)
+    _, response = platform.launch_over_http(_spec(), tamper=tamper)
+    _assert_refused(response, caplog, "wrong_audience")
+
+
 def test_an_audience_list_with_the_tool_as_authorised_party_is_accepted(platform: Platform):
     tamper = _tamper(aud=["other-tool", platform.client_id], azp=platform.client_id)
     _, response = platform.launch_over_http(_spec(), tamper=tamper)
