@@ -21,6 +21,7 @@ from pylti1p3.exception import LtiException
 
 from lti.claims import ClaimRefused, authorised_client, claims_bound, token_dates_check
 from lti.models import UsedNonce
+from lti.state_nonces import state_nonce_matches
 from lti.tool_config import ToolConfig
 
 
@@ -73,12 +74,17 @@ class ToolMessageLaunch(DjangoMessageLaunch):
         return self
 
     def validate_nonce(self) -> "ToolMessageLaunch":
-        """The nonce must have been issued at login (pylti1p3) and not used before (here)."""
+        """The nonce must have been issued at login (pylti1p3), together with the state this
+        browser's cookie holds (lti/state_nonces.py: whatever the scheme), and not used
+        before (here)."""
         body = self._get_jwt_body()
         if not isinstance(body.get("nonce"), str) or not body["nonce"]:
             raise ClaimRefused("invalid_message", "The token has no nonce")
         if not self._session_service.check_nonce(body["nonce"]):
             raise ClaimRefused("unknown_nonce", "The nonce was not issued by this tool's login")
+        if not state_nonce_matches(state=self._get_request_param("state"), nonce=body["nonce"]):
+            raise ClaimRefused("state_mismatch",
+                               "The token's nonce was not issued with this browser's state")
         expires = timezone.now() + timedelta(seconds=settings.LTI_NONCE_TTL_SECONDS)
         try:
             with transaction.atomic():

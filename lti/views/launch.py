@@ -1,6 +1,7 @@
 """OIDC login initiation (django-lti's view with our wording) and the launch itself."""
 
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import jwt
 from django.contrib.auth import login
@@ -22,6 +23,7 @@ from lti.message_launch import launch_validate
 from lti.rejections import rejection_for
 from lti.selectors import target_path
 from lti.services.launch import ModuleNotInstalled, launch_accept
+from lti.state_nonces import state_nonce_record
 from lti.views.responses import rejected
 
 DEEP_LINK_LAUNCH_KEY = "lti-deep-link-launch"
@@ -30,7 +32,14 @@ DEEP_LINK_LAUNCH_KEY = "lti-deep-link-launch"
 class _Login(DjangoOIDCLogin):
     """pylti1p3's OIDC login whose cookie check page is ours: the same check, with its script
     in a file (lti/static/lti/cookie_check.js) so that the Content-Security-Policy need not
-    allow inline scripts or styles."""
+    allow inline scripts or styles; and the nonce it sends recorded with its state
+    (lti/state_nonces.py), so that the launch must come back with both together."""
+
+    def _prepare_redirect_url(self, launch_url: str) -> str:
+        url: str = super()._prepare_redirect_url(launch_url)
+        sent = parse_qs(urlsplit(url).query)
+        state_nonce_record(state=sent["state"][0], nonce=sent["nonce"][0])
+        return url
 
     def get_cookies_allowed_js_check(self) -> str:
         params = {"lti1p3_new_window": "1"}

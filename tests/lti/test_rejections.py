@@ -3,8 +3,10 @@ signature, the wrong audience or issuer, an unknown deployment, an expired token
 nonce, a state that does not match."""
 
 import logging
+from typing import Any
 
 import pytest
+import requests
 from lti_tool.models import LtiDeployment, LtiUser
 
 from tests.lti.platform import LEARNER, LaunchSpec, Platform, expired, rsa_key_pem
@@ -104,8 +106,6 @@ def test_a_state_that_does_not_match_the_browsers_is_refused(platform: Platform,
 
 
 def test_a_launch_posted_from_another_browser_is_refused(platform: Platform, caplog):
-    import requests
-
     posted: dict[str, str] = {}
 
     def steal(fields: dict[str, str]) -> dict[str, str]:
@@ -120,6 +120,61 @@ def test_a_launch_posted_from_another_browser_is_refused(platform: Platform, cap
                              allow_redirects=False, timeout=10)
 
     _assert_refused(response, caplog, "state_mismatch")
+
+
+class _BrowserBehindProxy(requests.Session):
+    """A browser whose scheme is the TLS proxy's (`X-Forwarded-Proto`): over "https" it sends
+    the Secure cookies too (the test's own hop to the live server is HTTP)."""
+
+    def __init__(self, scheme: str) -> None:
+        super().__init__()
+        self.headers["X-Forwarded-Proto"] = scheme
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        for cookie in self.cookies:
+            cookie.secure = False
+        return super().request(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("scheme", "reason"), [("http", "state_mismatch"),
+                                                ("https", "unknown_nonce")])
+def test_a_token_posted_with_another_browsers_own_state_is_refused(platform: Platform, caplog,
+                                                                    scheme, reason, settings):
+    """Issue 38 item 4: the victim's signed launch, posted by a browser that holds a state
+    cookie of its own sign-in (its state in the form, so the cookie matches), is refused:
+    the token's nonce was issued with the victim's state, not this one. Over plain HTTP
+    pylti1p3 keeps nonces outside any browser's session, so only this binding refuses it;
+    over HTTPS (behind a proxy that says so, as in production) the nonce is not in the
+    attacker's session either."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    stolen: dict[str, str] = {}
+
+    def steal(fields: dict[str, str]) -> dict[str, str]:
+        stolen.update(fields)
+        return {**fields, "id_token": "x.y.z"}  # the victim's own POST goes nowhere
+
+    def swap(fields: dict[str, str]) -> dict[str, str]:
+        return {**fields, "id_token": stolen["id_token"]}  # the attacker's own state kept
+
+    platform.launch_over_http(_spec(), session=_BrowserBehindProxy(scheme), before_post=steal)
+    caplog.clear()
+    caplog.set_level(logging.WARNING, "lti.security")
+
+    _, response = platform.launch_over_http(LaunchSpec("attacker-1", [LEARNER]),
+                                            session=_BrowserBehindProxy(scheme), before_post=swap)
+
+    _assert_refused(response, caplog, reason)
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_launch_from_the_browser_that_signed_in_is_accepted(platform: Platform, scheme,
+                                                              settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+    _, response = platform.launch_over_http(_spec(), session=_BrowserBehindProxy(scheme))
+
+    assert response.status_code == 200, response.text[:500]  # context not set up: a page
+    assert LtiUser.objects.filter(sub="student-1").exists()
 
 
 def test_a_rotated_platform_key_is_fetched_again_once(platform: Platform, lms_server):
