@@ -16,7 +16,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (after Django is se
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.process_start import process_prepare  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
+
+process_prepare()  # the first units answer must not pay for pint's registry
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,

@@ -4,8 +4,9 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 
+from config.process_start import process_prepare
 from ops.celery_setup import celery_configure
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -14,6 +15,8 @@ app = Celery("gradeservice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 celery_configure(app)  # logs, request ids into tasks, worker heartbeats, metrics (ops/)
+# The worker loads pint's registry before forking its pool: every pool process has it.
+worker_init.connect(process_prepare, weak=False, dispatch_uid="process-prepare")
 
 
 @task_prerun.connect

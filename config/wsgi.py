@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 application = get_wsgi_application()
+
+from config.process_start import process_prepare  # noqa: E402  (after Django is set up)
+
+process_prepare()  # the first units answer must not pay for pint's registry

@@ -55,9 +55,10 @@ class WorkerProcess:
 
 
 def start_worker(log_dir: Path, *, concurrency: int = 1, beat: bool = False,
-                 broker_url: str | None = None) -> WorkerProcess:
+                 broker_url: str | None = None, include: str | None = None) -> WorkerProcess:
     """Start a worker on the test database and this session's queue (on `broker_url` when
-    given, e.g. a proxy the test can cut, else the test's broker); wait until it is ready."""
+    given, e.g. a proxy the test can cut, else the test's broker; with the tasks of the
+    module `include` too, e.g. a test's probe); wait until it is ready."""
     name = uuid.uuid4().hex[:8]
     log_path = log_dir / f"worker-{name}.log"
     env = {**os.environ, "DATABASE_URL": test_database_url(),
@@ -68,6 +69,8 @@ def start_worker(log_dir: Path, *, concurrency: int = 1, beat: bool = False,
                f"--concurrency={concurrency}", f"--hostname=test-{name}@%h",
                "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
                "--without-gossip", "--without-mingle"]
+    if include is not None:
+        command += ["--include", include]
     if beat:
         command += ["--beat", "--schedule", str(log_dir / f"beat-{name}")]
     with log_path.open("wb") as log:
