@@ -31,6 +31,7 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
+from grading.checkers.defined import refuse_undefined
 from grading.checkers.forms import FORMS, KEY_FORMS, OPERATORS, form_check, usage_check
 from grading.checkers.marking_rules import (
     partial_credit_rules,
@@ -81,6 +82,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                               operators=_strings(spec, "forbidden_operators"))
         if message:
             raise FormatError(message, None)
+        refuse_undefined(expr)
         return SymbolicAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(),
                               expr=expr)
 

@@ -263,6 +263,8 @@ NUMERIC = [
     Case("1/0", num("2"), 0, MITX_FORMULA),
     Case("csc(0)", num("2"), 0, MITX_FORMULA),
     Case("arccosh(0)", num("2"), 0, MITX_FORMULA),
+    Case("1/0", sym("x"), 0, MITX_FORMULA),
+    Case("x + csc(0)", sym("x"), 0, MITX_FORMULA),
     # WeBWorK tolType => 'digits', tolerance => 3 (tolTruncation => 0, tolExtraDigits => 2).
     Case("3.14", num("pi", sigfigs=3), 1, WW_DIGITS),
     Case("3.142", num("pi", sigfigs=3), 1, WW_DIGITS),
