@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 # Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "2.5.2"
+GRADER_VERSION = "2.6.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": NumericChecker(),

@@ -43,14 +43,15 @@ from grading.checkers.numeric import (
     written_text,
 )
 from grading.checkers.refs import Number, answer_number, reference_number
-from grading.checkers.units import Unit, describe_dimension, read_unit
+from grading.checkers.unit_expressions import read_unit_product
+from grading.checkers.units import SYMBOL_CHOICES, Unit, describe_dimension, read_unit
 
 __all__ = ["QuantityAnswer", "QuantityChecker", "split_quantity"]
 
 UNIT_MODES = ("required", "optional", "forbidden")
 UNIT_MATCHES = ("equivalent", "exact")
 QUANTITY_KEYS = frozenset({"unit", "units", "unit_mode", "unit_match", "magnitude_credit",
-                           "unit_credit", "declare_units"})
+                           "unit_credit", "declare_units", "unit_symbols"})
 MAX_QUANTITY_LENGTH = 300
 _EXPONENT = re.compile(r"[eE][+\-−]?\d")
 _UNIT_START = re.compile(r"[^\W\d_]|[µμ\u2126\u03a9°℃℉%]")
@@ -112,6 +113,11 @@ def _declared(spec: Mapping[str, Any]) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
 
 
+def _symbols(spec: Mapping[str, Any]) -> dict[str, str]:
+    value = spec.get("unit_symbols") or {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+
+
 def _reference_unit_text(spec: Mapping[str, Any]) -> str | None:
     unit = spec.get("unit", spec.get("units"))
     return unit if isinstance(unit, str) and unit.strip() else None
@@ -133,6 +139,19 @@ class QuantityChecker(Checker[QuantityAnswer]):
         if len(raw) > MAX_QUANTITY_LENGTH:
             raise FormatError(f"the answer is too long (at most {MAX_QUANTITY_LENGTH} "
                               f"characters)", None)
+        try:
+            return self._parse_split(raw, spec)
+        except FormatError as exc:
+            product = read_unit_product(raw, declared=_declared(spec), symbols=_symbols(spec))
+            if product is None:
+                raise exc from None
+        expr, unit = product
+        if _mode(spec) == "forbidden":
+            raise FormatError("type only the number: the unit is given", None)
+        return self._answer(raw, expr, unit, spec)
+
+    def _parse_split(self, raw: str, spec: Mapping[str, Any]) -> QuantityAnswer:
+        """The usual reading: a number, then its unit."""
         number_text, unit_text, unit_at = split_quantity(raw)
         stripped = number_text.rstrip()
         while stripped and stripped[-1] in "*·⋅×":  # "3.2 * m/s": the sign before the unit
@@ -145,18 +164,23 @@ class QuantityChecker(Checker[QuantityAnswer]):
         if expr.free_variables:
             raise FormatError("the number must be a value, not an expression with names",
                               None)
-        check_written(expr, spec)
-        value = answer_number(expr, {})
-        if not value.is_finite:
-            raise FormatError("this has no finite value (a division by zero, or the log or "
-                              "square root of a negative number?)", None)
         mode = _mode(spec)
         unit = None
         if unit_text.strip():
             if mode == "forbidden":
                 raise FormatError("type only the number: the unit is given", unit_at + 1)
-            unit = read_unit(unit_text, offset=unit_at, declared=_declared(spec))
-        elif mode == "required":
+            unit = read_unit(unit_text, offset=unit_at, declared=_declared(spec),
+                             symbols=_symbols(spec))
+        return self._answer(raw, expr, unit, spec)
+
+    def _answer(self, raw: str, expr: Expr, unit: Unit | None,
+                spec: Mapping[str, Any]) -> QuantityAnswer:
+        check_written(expr, spec)
+        value = answer_number(expr, {})
+        if not value.is_finite:
+            raise FormatError("this has no finite value (a division by zero, or the log or "
+                              "square root of a negative number?)", None)
+        if unit is None and _mode(spec) == "required":
             raise FormatError("a unit is needed after the number (as in 3.2 m/s)", None)
         number = expr.to_text()
         formatted = format_value(value)
@@ -169,7 +193,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
     def _reference(self, spec: Mapping[str, Any],
                    params: Mapping[str, Any]) -> tuple[Number, Unit | None]:
         return _quantity_of(spec["reference"], _reference_unit_text(spec), params,
-                            _declared(spec))
+                            _declared(spec), _symbols(spec))
 
     def check(self, answer: QuantityAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
@@ -200,6 +224,9 @@ class QuantityChecker(Checker[QuantityAnswer]):
         if right and not exact_wanted:
             return Verdict(1.0, "correct", feedback(spec, True), None, [], canonical)
         if right:  # the right quantity in another unit, where the author wants theirs
+            item = self._misconception(answer, spec, params, tolerance, same_unit=True)
+            if item is not None:
+                return item
             message = f"Give the answer in {ref_unit.text if ref_unit else 'the unit asked for'}."
             score = magnitude_credit
             return Verdict(score, "partial" if score > 0 else "incorrect",
@@ -219,17 +246,23 @@ class QuantityChecker(Checker[QuantityAnswer]):
         return Verdict(0.0, "incorrect", message, None, [], canonical)
 
     def _misconception(self, answer: QuantityAnswer, spec: Mapping[str, Any],
-                       params: Mapping[str, Any], tolerance: Tolerance) -> Verdict | None:
+                       params: Mapping[str, Any], tolerance: Tolerance,
+                       same_unit: bool = False) -> Verdict | None:
+        """The anticipated wrong answer this one matches (``same_unit``: only those written
+        in the answer's own unit, for an author who wants exactly their unit)."""
         assert answer.value is not None  # noqa: S101 - always set by parse
         default_unit = _reference_unit_text(spec)
         for item in misconception_list(spec):
             try:
                 target, target_unit = _quantity_of(item.get("answer"),
                                                    item.get("unit", default_unit), params,
-                                                   _declared(spec))
+                                                   _declared(spec), _symbols(spec))
             except ValueError:
                 continue
             unit = answer.unit or target_unit
+            if same_unit and (unit is None or target_unit is None
+                              or not _same_unit(unit, target_unit)):
+                continue
             if (unit is None) != (target_unit is None) or (
                     unit is not None and target_unit is not None
                     and unit.dimension != target_unit.dimension):
@@ -274,7 +307,7 @@ class QuantityChecker(Checker[QuantityAnswer]):
             try:
                 target, unit = _quantity_of(item.get("answer"),
                                             item.get("unit", _reference_unit_text(spec)),
-                                            params, _declared(spec))
+                                            params, _declared(spec), _symbols(spec))
             except ValueError as exc:
                 problems.append(f"'misconceptions' entry {index}: {exc}")
                 continue
@@ -325,9 +358,15 @@ def validate_units(spec: Mapping[str, Any]) -> list[str]:
     text = _reference_unit_text(spec)
     if text is not None:
         try:
-            read_unit(text, declared=declared)
+            read_unit(text, declared=declared, symbols=_symbols(spec))
         except FormatError as exc:
             problems.append(f"'unit' cannot be read: {exc.message}")
+    symbols = spec.get("unit_symbols", {})
+    if not isinstance(symbols, Mapping) or any(
+            meaning not in SYMBOL_CHOICES.get(symbol, ()) for symbol, meaning in symbols.items()):
+        choices = "; ".join(f"{symbol}: {', '.join(meanings)}"
+                            for symbol, meanings in SYMBOL_CHOICES.items())
+        problems.append(f"'unit_symbols' must map a symbol to one of its meanings ({choices})")
     if spec.get("unit_mode", "required") not in UNIT_MODES:
         problems.append("'unit_mode' must be \"required\", \"optional\" or \"forbidden\"")
     if spec.get("unit_match", "equivalent") not in UNIT_MATCHES:
@@ -346,7 +385,8 @@ def _inline_unit(reference: object) -> bool:
 
 
 def _quantity_of(text: object, unit_text: object, params: Mapping[str, Any],
-                 declared: list[str]) -> tuple[Number, Unit | None]:
+                 declared: list[str],
+                 symbols: Mapping[str, str] | None = None) -> tuple[Number, Unit | None]:
     """An author's quantity: an expression of the parameters, with its unit given apart
     (``unit``) or written after it (``"9.81 m/s^2"``)."""
     unit: Unit | None = None
@@ -356,7 +396,7 @@ def _quantity_of(text: object, unit_text: object, params: Mapping[str, Any],
             text, unit_text = number_text.strip(), inline
     if isinstance(unit_text, str):
         try:
-            unit = read_unit(unit_text, declared=declared)
+            unit = read_unit(unit_text, declared=declared, symbols=symbols)
         except FormatError as exc:
             raise ValueError(f"unit '{unit_text}': {exc.message}") from None
     return reference_number(text, params), unit
@@ -372,17 +412,10 @@ def _in_unit(value: Number, unit: Unit | None, target: Unit | None) -> Number:
 
 
 def _same_unit(a: Unit, b: Unit) -> bool:
-    """The same unit written alike or in an equivalent spelling (``m/s``, ``m·s^-1``)."""
+    """The same units, whatever the spelling: ``m/s``, ``m·s^-1``, ``metre/sec``; ``L`` and
+    ``l`` (Unit.powers compares the units meant, with their total powers)."""
     return a.text == b.text or (a.factor == b.factor and a.dimension == b.dimension
-                                and _powers(a) == _powers(b))
-
-
-def _powers(unit: Unit) -> dict[str, Fraction]:
-    """Each unit name with its total power: ``m/s/s`` and ``m·s^-2`` are both m¹ s⁻²."""
-    powers: dict[str, Fraction] = {}
-    for name, power in unit.parts:
-        powers[name] = powers.get(name, Fraction(0)) + power
-    return {name: power for name, power in powers.items() if power != 0}
+                                and a.powers() == b.powers())
 
 
 def _hint(spec: Mapping[str, Any], value: Number, reference: Number,

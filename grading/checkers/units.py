@@ -30,7 +30,9 @@ from typing import Any
 from grading.checkers.mathparse import FormatError
 
 __all__ = [
+    "MAX_FACTORS",
     "MAX_UNIT_LENGTH",
+    "SYMBOL_CHOICES",
     "Unit",
     "describe_dimension",
     "read_unit",
@@ -38,7 +40,7 @@ __all__ = [
 ]
 
 MAX_UNIT_LENGTH = 100
-_MAX_FACTORS = 12
+MAX_FACTORS = 12
 _MAX_POWER = 12
 _LOCK = threading.Lock()
 
@@ -82,6 +84,17 @@ class Unit:
     text: str
     parts: tuple[tuple[str, Fraction], ...] = ()
     offset: Fraction = Fraction(0)
+    #: The units meant, with their exponents: ``metre``, ``meter`` and ``m`` are all
+    #: ``meter``; ``L`` and ``l`` are ``liter``; ``s`` and ``sec`` are ``second``.
+    identities: tuple[tuple[str, Fraction], ...] = ()
+
+    def powers(self) -> dict[str, Fraction]:
+        """Each unit meant with its total power (``m/s/s`` and ``metre·sec^-2`` are both
+        meter¹ second⁻²): what "exactly this unit" compares."""
+        total: dict[str, Fraction] = {}
+        for name, power in self.identities or self.parts:
+            total[name] = total.get(name, Fraction(0)) + power
+        return {name: power for name, power in total.items() if power != 0}
 
     @property
     def is_dimensionless(self) -> bool:
@@ -124,6 +137,7 @@ class _Named:
     factor: Fraction
     dimension: tuple[tuple[str, Fraction], ...]
     offset: tuple[Fraction, Fraction] | None = None
+    identity: str = ""
 
 
 def _declared_lookup(name: str, declared: frozenset[str]) -> _Named | None:
@@ -138,7 +152,8 @@ def _declared_lookup(name: str, declared: frozenset[str]) -> _Named | None:
     for stem, power, base in candidates:
         for spelling in (stem, stem[:-1] if stem.endswith("s") else None):
             if spelling and spelling in declared:
-                return _Named(Fraction(base) ** power, ((spelling, Fraction(1)),))
+                return _Named(Fraction(base) ** power, ((spelling, Fraction(1)),),
+                              identity=f"{base}^{power} {spelling}")
     return None
 
 
@@ -164,26 +179,69 @@ def _pint_lookup(name: str) -> _Named | None:
                              for k, v in root._units.items()))
     total = _significant(float(factor)) * _significant(float(scale))
     if unit in _OFFSETS and not prefix:
-        return _Named(total, dimension, _OFFSETS[unit])
-    return _Named(total, dimension)
+        return _Named(total, dimension, _OFFSETS[unit], identity=unit)
+    return _Named(total, dimension, identity=f"{prefix}{unit}")
 
 
-def _lookup(name: str, declared: frozenset[str]) -> _Named | None:
+def _scaled(name: str, scale: Fraction, identity: str) -> _Named:
+    found = _pint_lookup(name)
+    assert found is not None  # noqa: S101 - names of pint's own registry
+    return _Named(found.factor * scale, found.dimension, identity=identity)
+
+
+_DIOPTRE = _Named(Fraction(1), (("meter", Fraction(-1)),), identity="dioptre")
+#: Symbols read in the SI teaching sense where pint means something else: G is the gauss of
+#: SI teaching (1e-4 T; pint's is the CGS gauss, of another dimension), dpt the dioptre
+#: (1/m; pint reads deci-pint). amu, u and Da (atomic mass unit), ly (light-year), L and l
+#: (litre) are pint's own.
+_TEACHING: Mapping[str, Any] = {
+    "G": ("tesla", Fraction(1, 10**4), "gauss"),
+    "gauss": ("tesla", Fraction(1, 10**4), "gauss"),
+    **dict.fromkeys(("dpt", "dioptre", "diopter", "dioptres", "diopters"), _DIOPTRE),
+}
+#: What an author may make a symbol mean instead (``unit_symbols = { me = "electron_mass" }``):
+#: each choice is a unit of pint's registry, or "gauss" (SI, 1e-4 T).
+SYMBOL_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "me": ("electron_mass",),
+    "mp": ("proton_mass",),
+    "mn": ("neutron_mass",),
+    "G": ("gauss", "gravitational_constant"),
+    "u": ("unified_atomic_mass_unit",),
+    "a": ("year", "are"),
+    "C": ("coulomb", "degree_Celsius"),
+}
+
+
+def _lookup(name: str, declared: frozenset[str],
+            symbols: frozenset[tuple[str, str]] = frozenset()) -> _Named | None:
+    chosen = dict(symbols).get(name)
+    if chosen == "gauss":
+        return _scaled("tesla", Fraction(1, 10**4), "gauss")
+    if chosen is not None:
+        return _pint_lookup(chosen)
     found = _declared_lookup(name, declared)
     if found is not None:
         return found
+    if name in _TEACHING:
+        meaning = _TEACHING[name]
+        return meaning if isinstance(meaning, _Named) else _scaled(*meaning)
     return _pint_lookup(_SPELLINGS.get(name, name))
 
 
 _COMMON = ("m", "s", "kg", "g", "N", "J", "W", "Pa", "Hz", "V", "A", "K", "mol", "h", "min",
-           "km", "cm", "mm", "ms", "L", "eV", "B", "kB", "MB", "GB", "bit", "degC", "rad")
+           "km", "cm", "mm", "ms", "L", "eV", "B", "kB", "MB", "GB", "bit", "degC", "rad",
+           "metre", "meter", "litre", "liter", "second", "gram", "hour", "minute", "newton",
+           "joule", "watt", "pascal", "kelvin", "ampere", "volt", "ohm", "dpt", "gauss")
 
 
 class _UnitReader:
-    def __init__(self, text: str, offset: int, declared: frozenset[str]) -> None:
+    def __init__(self, text: str, offset: int, declared: frozenset[str],
+                 symbols: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.text = text
         self.offset = offset
         self.declared = declared
+        self.symbols = symbols
+        self.identities: dict[int, str] = {}
         self.i = 0
         self.factors = 0
 
@@ -304,16 +362,17 @@ class _UnitReader:
         position = self.pos()
         self.i = match.end()
         self.factors += 1
-        if self.factors > _MAX_FACTORS or len(word) > 40:
+        if self.factors > MAX_FACTORS or len(word) > 40:
             raise FormatError("the unit is too long", position)
         if word == "°" and self.text[self.i:self.i + 1] in ("C", "F"):
             word += self.text[self.i]
             self.i += 1
-        found = _lookup(word, self.declared)
+        found = _lookup(word, self.declared, self.symbols)
         if found is None:
             raise FormatError(f"unknown unit '{word}' at character {position}"
                               f"{_suggestion(word, self.declared)}", position)
         offset = found.offset
+        self.identities[len(self.identities)] = found.identity or word
         return found.factor, dict(found.dimension), [(word, Fraction(1))], offset
 
 
@@ -333,27 +392,33 @@ def _suggestion(word: str, declared: Iterable[str]) -> str:
     return f": did you mean '{close[0]}'?" if close else ""
 
 
-def read_unit(text: str, *, offset: int = 0, declared: Iterable[str] = ()) -> Unit:
+def read_unit(text: str, *, offset: int = 0, declared: Iterable[str] = (),
+              symbols: Mapping[str, str] | None = None) -> Unit:
     """Read a unit (``m/s``, ``m·s^-1``, ``kg m s⁻²``, ``°C``, ``GiB``, ``tokens/s`` with
     ``token`` declared). Raises FormatError with a position (shifted by ``offset``) for an
-    unknown name ("did you mean"), a bad power or a malformed unit."""
+    unknown name ("did you mean"), a bad power or a malformed unit. ``symbols`` gives a
+    symbol one of its other meanings (``{"me": "electron_mass"}``, see SYMBOL_CHOICES)."""
     if len(text) > MAX_UNIT_LENGTH:
         raise FormatError(f"the unit is too long (at most {MAX_UNIT_LENGTH} characters)", None)
-    return _read_unit_cached(text, offset, frozenset(declared))
+    return _read_unit_cached(text, offset, frozenset(declared),
+                             frozenset((symbols or {}).items()))
 
 
 @functools.lru_cache(maxsize=4096)
-def _read_unit_cached(text: str, offset: int, declared: frozenset[str]) -> Unit:
+def _read_unit_cached(text: str, offset: int, declared: frozenset[str],
+                      symbols: frozenset[tuple[str, str]] = frozenset()) -> Unit:
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())
-    reader = _UnitReader(stripped, offset + lead, declared)
+    reader = _UnitReader(stripped, offset + lead, declared, symbols)
     factor, dims, parts, unit_offset = reader.read()
     dimension = tuple(sorted(dims.items()))
     canonical = _canonical(parts)
+    identities = tuple((reader.identities.get(k, name), power)
+                       for k, (name, power) in enumerate(parts))
     if unit_offset is not None and len(parts) == 1 and parts[0][1] == 1:
         scale, shift = unit_offset
-        return Unit(scale, dimension, canonical, tuple(parts), shift)
-    return Unit(factor, dimension, canonical, tuple(parts))
+        return Unit(scale, dimension, canonical, tuple(parts), shift, identities)
+    return Unit(factor, dimension, canonical, tuple(parts), identities=identities)
 
 
 def _canonical(parts: list[tuple[str, Fraction]]) -> str:

@@ -31,6 +31,9 @@ WW_DIGITS = "openwebwork/pg t/contexts/toltype_digits.t"
 NUMBAS_PARTS = "numbas/Numbas tests/parts/part_unit_tests.mjs"
 MITX_FORMULA = "mitodl/mitx-grading-library tests/formulagrader/test_formulagrader.py"
 MITX_STRING = "mitodl/mitx-grading-library tests/test_stringgrader.py"
+STACK_UNITS_RELATIVE = ("maths/moodle-qtype_stack "
+                        "doc/en/Authoring/Answer_Tests/Results/UnitsRelative.md")
+STACK_UNITS_DOC = "maths/moodle-qtype_stack doc/en/Topics/Units.md"
 WW_IMPLICIT = "openwebwork/pg macros/parsers/parserImplicitEquation.pl"
 
 
@@ -120,8 +123,6 @@ UNCLEAR_ARGUMENT = ("a function written without brackets takes one plain factor:
 ABS_EQUATIONS = ("equations are compared as the difference of their sides up to a constant "
                  "factor (as STACK does for polynomials), so |x| = |y| is not recognised as "
                  "(x - y)(x + y) = 0; STACK treats absolute values in equations specially")
-NUMBER_FIRST = ("a quantity is a number followed by its unit: a bracket around the number and "
-                "part of the unit, (-36 kJ)/mol, is not read")
 NONLINEAR_SYSTEMS = ("systems that are not linear are compared equation by equation, not by "
                      "their solution sets")
 ANY_MULTIPLE_OF_C = ("the arbitrary constant may enter as any non-zero multiple, as WeBWorK's "
@@ -909,8 +910,24 @@ QUANTITIES = [
     Case("9.83e-9 mg", qty("9.8e-9 mg", (3, 2), unit_match="exact"), 1, STACK),
     Case("9.78e-9 mg", qty("9.8e-9 mg", (3, 2), unit_match="exact"), 1, STACK),
     Case("-36 kJ/mol", qty("-36 kJ/mol", 2, unit_match="exact"), 1, STACK),
-    Case("(-36 kJ)/mol", qty("-36 kJ/mol", 2, unit_match="exact"), 1, STACK, ours="invalid",
-         why=NUMBER_FIRST),
+    Case("(-36 kJ)/mol", qty("-36 kJ/mol", 2, unit_match="exact"), 1, STACK),
+    Case("(-36*kJ)/mol", qty("-36 kJ/mol", 2, unit_match="exact"), 1, STACK),
+    # STACK UnitsRelative/UnitsAbsolute results pages: a unit with a number inside.
+    Case("1.1*Mg/10^6", {"type": "quantity", "reference": "1.2 kN*ns/(mm*Hz)", "rtol": 0.15},
+         1, STACK_UNITS_RELATIVE),
+    Case("1.1*Mg/10^6", {"type": "quantity", "reference": "1.2 kN*ns/(mm*Hz)", "rtol": 0.05},
+         0, STACK_UNITS_RELATIVE),
+    Case("12.3*m/s", {"type": "quantity", "reference": "12.3 m/s", "rtol": 0.01}, 1,
+         STACK_UNITS_RELATIVE),
+    Case("12*m/s", {"type": "quantity", "reference": "12.3 m/s", "rtol": 0.01}, 0,
+         STACK_UNITS_RELATIVE),
+    Case("0.0*kVA", {"type": "quantity", "reference": "0.0 kVA", "rtol": 0.002}, 1,
+         STACK_UNITS_RELATIVE),
+    Case("0.0", {"type": "quantity", "reference": "0.0 m/s", "rtol": 0.01}, 0,
+         STACK_UNITS_RELATIVE),
+    # STACK's units: l and L are both the litre; UnitsStrict compares units, not spellings.
+    Case("0.40 L", qty("0.4 l", 2, unit_match="exact"), 1, STACK_UNITS_DOC),
+    Case("12 metre", qty("12 m", 2, unit_match="exact"), 1, STACK_UNITS_DOC),
 ]
 
 COMPLEX = [
