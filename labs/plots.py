@@ -7,6 +7,12 @@ plotting is safe in a long-lived worker. Output is a standalone ``<svg>`` elemen
 (``svg.fonttype = 'none'``), no date or creator metadata and a fixed ``svg.hashsalt``: the same
 result always gives the same bytes. Each SVG carries ``role="img"``, a ``<title>`` and a
 ``<desc>`` summarising the data, referenced by ``aria-labelledby`` and ``aria-describedby``.
+
+The SVG needs no CSS: the site's Content-Security-Policy (``style-src 'self'``) blocks inline
+``style`` attributes and ``<style>`` elements in a page, so matplotlib's are rewritten as SVG
+presentation attributes (``fill="#ffffff"``), which no policy blocks, and its one stylesheet
+rule (``*{stroke-linejoin: round; stroke-linecap: butt}``) becomes attributes of the root that
+every element inherits unless it sets its own.
 """
 
 from __future__ import annotations
@@ -50,11 +56,59 @@ _PROLOG = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.DOTAL
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>")
 _ID_ATTR = re.compile(r'\b(id="|href="#)(?=[^"])')
 _ID_URL = re.compile(r"url\(#")
+_STYLE_ATTR = re.compile(r'\sstyle="([^"]*)"')
+_STYLE_ELEMENT = re.compile(r"\s*<style\b[^>]*>(.*?)</style>", re.DOTALL)
+_STAR_RULE = re.compile(r"\*\s*\{([^}]*)\}")
+# The CSS properties matplotlib writes, each of which SVG also takes as an attribute.
+PRESENTATION = frozenset({
+    "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
+    "stroke-linejoin", "stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit", "opacity",
+    "font-size", "font-family", "font-style", "font-weight", "text-anchor", "image-rendering",
+    "clip-path", "clip-rule", "fill-rule", "dominant-baseline", "alignment-baseline",
+})
 
 
 def _rc() -> AbstractContextManager[None]:
     """The rcParams of every plot, as a context (never changed globally)."""
     return matplotlib.rc_context(cast(Any, RC))
+
+
+def _declarations(css: str) -> dict[str, str]:
+    """``"fill: #fff; stroke: none"`` as ``{"fill": "#fff", "stroke": "none"}`` (a property
+    given twice keeps its last value, as CSS does)."""
+    pairs = (d.partition(":") for d in css.split(";") if d.strip())
+    return {name.strip(): value.strip() for name, _, value in pairs}
+
+
+def _attributes(css: str) -> str:
+    """CSS declarations as SVG presentation attributes (`` fill="#fff" stroke="none"``).
+
+    Raises ValueError for a property SVG takes only as CSS: such a plot would be drawn wrong
+    under the site's policy, and a test draws every plot."""
+    declarations = _declarations(css)
+    unknown = sorted(set(declarations) - PRESENTATION)
+    if unknown:
+        raise ValueError(f"matplotlib wrote CSS that is not an SVG attribute: {unknown}")
+    # The values come from a double-quoted attribute or a <style> of the same XML, so they
+    # are written back as they were (already escaped, free of '"').
+    return "".join(f' {name}="{value}"' for name, value in declarations.items())
+
+
+def without_css(svg: str) -> str:
+    """``svg`` with every ``style`` attribute and ``<style>`` element turned into presentation
+    attributes (see the module's docstring); the drawing is the same."""
+    inherited = ""
+    for rules in _STYLE_ELEMENT.findall(svg):
+        inherited += "".join(_attributes(body) for body in _STAR_RULE.findall(rules))
+        if _STAR_RULE.sub("", rules).strip():
+            raise ValueError(f"matplotlib wrote a stylesheet rule other than '*': {rules!r}")
+    svg = _STYLE_ELEMENT.sub("", svg)
+    svg = re.sub(r"<defs>\s*</defs>", "", svg)
+    svg = _STYLE_ATTR.sub(lambda m: _attributes(m.group(1)), svg)
+    match = _SVG_OPEN.search(svg)
+    if match is None or not inherited:
+        return svg
+    return svg[: match.end() - 1] + inherited + svg[match.end() - 1 :]
 
 
 def _svg(fig: Figure, *, key: str, title: str, description: str) -> str:
@@ -63,7 +117,7 @@ def _svg(fig: Figure, *, key: str, title: str, description: str) -> str:
     buffer = io.StringIO()
     with _rc():
         fig.savefig(buffer, format="svg", metadata=METADATA)
-    svg = _PROLOG.sub("", buffer.getvalue(), count=1)
+    svg = without_css(_PROLOG.sub("", buffer.getvalue(), count=1))
     # Prefix matplotlib's ids (figure_1, clip paths, ...) so several plots can share a page.
     prefix = f"lab-{key}-"
     svg = _ID_ATTR.sub(lambda m: m.group(1) + prefix, svg)

@@ -42,7 +42,7 @@ PROGRESS_INTERVAL = 0.5
 FINISHED = (LabRun.Status.SUCCEEDED, LabRun.Status.FAILED)
 RUN_TASK = "labs.tasks.lab_run_task"
 #: Bump when plots change, so cached renders of the old look are not served.
-PLOT_VERSION = 3
+PLOT_VERSION = 4
 PLOT_CACHE_SECONDS = 7 * 24 * 3600
 #: What executing a run did (see lab_run_execute).
 ExecuteOutcome = Literal["succeeded", "failed", "finished-already", "busy", "superseded", "missing"]

@@ -120,3 +120,17 @@ def test_plots_drawn_from_several_threads_match_plots_drawn_one_by_one():
     with ThreadPoolExecutor(max_workers=4) as pool:
         drawn = list(pool.map(lambda job: plot_for(*job), jobs))
     assert drawn == expected
+
+
+def test_plot_needs_no_css_so_the_sites_policy_cannot_turn_it_black(plotted):
+    """`style-src 'self'` blocks inline style attributes and <style> elements: every colour,
+    width and text anchor must be a presentation attribute (issue 37)."""
+    _, _, svg = plotted
+    root = ET.fromstring(svg)  # noqa: S314 - our own output
+    elements = list(root.iter())
+    assert [e.tag for e in elements if e.get("style") is not None] == []
+    assert [e for e in elements if e.tag == f"{SVG}style"] == []
+    assert root.get("stroke-linecap") == "butt" and root.get("stroke-linejoin") == "round"
+    assert any(e.get("fill") == "#ffffff" for e in elements)  # the white background
+    texts = [e for e in elements if e.tag == f"{SVG}text"]
+    assert texts and all(e.get("font-size") and e.get("text-anchor") for e in texts)
