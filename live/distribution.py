@@ -37,6 +37,18 @@ def choice_options(spec: dict[str, Any]) -> list[tuple[str, str]]:
             for o in spec.get("options") or [] if isinstance(o, dict)]
 
 
+def answer_text(raw_answer: str, options: list[tuple[str, str]]) -> str:
+    """`raw_answer` with each chosen option key ("near-queen, king") replaced by its text
+    ("Near queen; Near king"); any other answer as it was typed."""
+    if not options:
+        return raw_answer
+    texts = {key.strip().lower(): text for key, text in options}
+    keys = [k.strip().lower() for k in raw_answer.split(",") if k.strip()]
+    if not keys or any(k not in texts for k in keys):
+        return raw_answer
+    return "; ".join(texts[k] for k in keys)
+
+
 def choice_misconceptions(spec: dict[str, Any]) -> dict[str, str]:
     """option key -> the label of the misconception that choosing it shows."""
     labels = part_misconception_labels(spec)

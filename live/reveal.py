@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from courses.rendering import render_markdown
 from grading.lab_graded import lab_graded
 from grading.models import Submission
 from grading.overrides import grade_override_create
@@ -27,7 +28,7 @@ from labs.predictions import (
     prediction_run_request,
     predictions_grade_for_run,
 )
-from live.distribution import choice_options, live_verdict_counts
+from live.distribution import answer_text, choice_options, live_verdict_counts
 from live.models import LiveAnswer, LiveSession, LiveSettings
 from live.push import live_changed, live_verdicts_send
 
@@ -45,11 +46,17 @@ class RevealBusy(Exception):
     """The class's run is being executed by another worker; try again shortly."""
 
 
-def verdict_payload(submission: Submission, measured: str) -> dict[str, Any]:
-    """What a phone shows of its own verdict (the student's own answer, nothing of others)."""
+def verdict_payload(submission: Submission, measured: str,
+                    options: list[tuple[str, str]]) -> dict[str, Any]:
+    """What a phone shows of its own verdict (the student's own answer, nothing of others):
+    the feedback also as sanitised HTML with its maths as MathML (``feedback_html``, as the
+    pages render it), the answer also as its options' texts (``answer_text``)."""
     return {"outcome": submission.outcome, "label": str(submission.get_outcome_display()),
-            "score": submission.score, "feedback": submission.feedback, "measured": measured,
-            "answer": submission.raw_answer}
+            "score": submission.score, "feedback": submission.feedback,
+            "feedback_html": render_markdown(submission.feedback, escape_html=True)
+            if submission.feedback else "",
+            "measured": measured, "answer": submission.raw_answer,
+            "answer_text": answer_text(submission.raw_answer, options)}
 
 
 def shown_measurement(spec: dict[str, Any], run: LabRun | None) -> str:
@@ -153,9 +160,11 @@ def _send_verdicts(session: LiveSession, measured: str, submission_ids: list[int
 
 def _graded_send(session: LiveSession, measured: str, graded: list[Submission]) -> None:
     """Send each graded submission's verdict to its student's phone, BATCH at a time."""
+    options = choice_options(session.part.spec)
     for start in range(0, len(graded), BATCH):
         live_verdicts_send(session_id=session.pk, verdicts=[
-            (s.student_id, verdict_payload(s, measured)) for s in graded[start:start + BATCH]])
+            (s.student_id, verdict_payload(s, measured, options))
+            for s in graded[start:start + BATCH]])
 
 
 def _participation(session: LiveSession) -> None:

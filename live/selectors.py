@@ -14,9 +14,9 @@ from courses.models import Course, Enrollment, Exercise, Part
 from courses.selectors import course_students
 from grading.lab_graded import lab_graded
 from grading.models import Submission
-from grading.variant_assignment import variant_for
+from grading.variant_assignment import Variant, default_variant, variant_for
 from live.codes import normalise_code
-from live.distribution import choice_options, live_distribution, live_verdict_counts, part_kind
+from live.distribution import answer_text, choice_options, live_distribution, live_verdict_counts, part_kind
 from live.models import LiveAnswer, LiveSession
 
 
@@ -65,6 +65,31 @@ def live_session_by_code(*, code: str) -> LiveSession:
     return session
 
 
+def live_variant(*, session: LiveSession, student: User | None) -> Variant:
+    """The numbers the session asks with: the class's (default) variant when the room shares
+    one run (class variant), else the student's own (`student` None: the default, which the
+    projector shows)."""
+    exercise = session.part.exercise
+    if student is None or session.variant == LiveSession.Variant.CLASS:
+        return default_variant(exercise=exercise)
+    return variant_for(student=student, course=session.course, exercise=exercise)
+
+
+@dataclass(frozen=True)
+class LiveQuestion:
+    """The exercise's prompt and the part's prompt, their placeholders filled in."""
+
+    question: str
+    part_prompt: str
+
+
+def live_question(*, session: LiveSession, student: User | None = None) -> LiveQuestion:
+    """The session's question in `live_variant`'s numbers (no query for the class's)."""
+    variant = live_variant(session=session, student=student)
+    return LiveQuestion(question=variant.prompt(session.part.exercise.prompt),
+                        part_prompt=variant.prompt(session.part.prompt or ""))
+
+
 @dataclass(frozen=True)
 class PhoneView:
     """What one student's phone shows of a session."""
@@ -73,8 +98,14 @@ class PhoneView:
     enrollment: Enrollment
     answer: LiveAnswer | None  # the locked-in answer, with its submission
     last_invalid: Submission | None  # the latest unreadable attempt (its message)
-    question: str  # the exercise's prompt in the student's variant
+    question: str  # the exercise's prompt in the session's variant (see live_variant)
+    part_prompt: str  # the part's prompt, likewise
     options: list[tuple[str, str]]
+
+    @property
+    def answer_text(self) -> str:
+        """The locked-in answer as the student chose it: a choice's option texts, not keys."""
+        return answer_text(self.answer.submission.raw_answer if self.answer else "", self.options)
 
     @property
     def is_student(self) -> bool:
@@ -105,10 +136,11 @@ def live_phone_view(*, user: User | AnonymousUser, code: str) -> PhoneView:
     answers = list(mine[:2])
     answer = next((a for a in answers if a.valid), None)
     invalid = next((a.submission for a in answers if not a.valid), None) if answer is None else None
-    exercise = session.part.exercise
-    variant = variant_for(student=enrollment.user, course=session.course, exercise=exercise)
+    shown = live_question(session=session, student=enrollment.user)
     return PhoneView(session=session, enrollment=enrollment, answer=answer, last_invalid=invalid,
-                     question=variant.prompt(exercise.prompt), options=choice_options(session.part.spec))
+                     question=shown.question, part_prompt=shown.part_prompt,
+                     options=choice_options(session.part.spec))
+
 
 
 def live_phone_state(*, view: PhoneView) -> dict[str, Any]:
@@ -118,7 +150,7 @@ def live_phone_state(*, view: PhoneView) -> dict[str, Any]:
     return {
         "version": view.session.version, "state": view.session.state,
         "label": view.session.get_state_display(), "answered": view.answer is not None,
-        "verdict": verdict_payload(view.answer.submission, view.session.measured)
+        "verdict": verdict_payload(view.answer.submission, view.session.measured, view.options)
         if view.verdict_shown and view.answer is not None else None,
     }
 

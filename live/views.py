@@ -27,6 +27,7 @@ from live.qr import qr_svg
 from live.selectors import (
     live_phone_state,
     live_phone_view,
+    live_question,
     live_room_state,
     live_session_rows,
     live_sessions_of_course,
@@ -99,7 +100,7 @@ def projector(request: HttpRequest, course_slug: str, session_id: int) -> HttpRe
     return render(request, "live/projector.html", {
         "course": staff.course, "session": session, "join_url": join_url,
         "join_short": request.build_absolute_uri(reverse("live:join")),
-        "qr": qr_svg(join_url), "question": session.part.exercise.prompt,
+        "qr": qr_svg(join_url), "question": live_question(session=session),
     })
 
 

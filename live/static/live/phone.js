@@ -34,10 +34,10 @@
     label.textContent = v.label;
     head.appendChild(label);
     box.appendChild(head);
-    if (v.feedback) {
-      var fb = document.createElement("p");
+    if (v.feedback_html) {
+      var fb = document.createElement("div");
       fb.className = "feedback";
-      fb.textContent = v.feedback;
+      fb.innerHTML = v.feedback_html;  // rendered and sanitised on the server (MathML)
       box.appendChild(fb);
     }
     box.hidden = false;
