@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.factories import TEST_PASSWORD
 
@@ -86,3 +86,41 @@ def sign_in(page: Page, live_server, username: str, password: str = TEST_PASSWOR
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Your courses")).to_be_visible()
+
+
+#: Reports every Content-Security-Policy violation of every page of a context to the test
+#: (the securitypolicyviolation event; Chromium also writes each to the console).
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__cspViolation(location.pathname + ": " + e.violatedDirective + " blocked "
+                        + (e.blockedURI || "inline") + " at " + (e.sourceFile || "?") + ":"
+                        + e.lineNumber);
+});
+"""
+
+
+def csp_watched(context: BrowserContext) -> list[str]:
+    """Watch every page the context opens for CSP violations; returns the list they are
+    added to (events and console messages), for the test to assert empty."""
+    found: list[str] = []
+    context.expose_function("__cspViolation", lambda text: found.append(text))
+    context.add_init_script(CSP_REPORTER)
+    context.on("console", lambda message: found.append(f"console: {message.text}")
+               if "Content Security Policy" in message.text else None)
+    return found
+
+
+def colour_profile(png: bytes) -> dict[str, float]:
+    """How a screenshot's pixels are coloured: the share of the commonest colour, of
+    near-black pixels, of near-white ones, and the number of distinct colours."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).reshape(-1, 3).astype(int)
+    colours, counts = np.unique(pixels, axis=0, return_counts=True)
+    total = float(len(pixels))
+    return {"commonest": counts.max() / total, "colours": float(len(colours)),
+            "black": float((pixels.max(axis=1) < 40).sum()) / total,
+            "white": float((pixels.min(axis=1) > 235).sum()) / total}

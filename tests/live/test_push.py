@@ -50,7 +50,8 @@ def test_the_projector_sees_answers_and_a_phone_its_verdict_without_asking(cours
         assert verdict["type"] == "verdict" and verdict["verdict"]["outcome"] == "correct"
         assert verdict["verdict"]["measured"] == "Near queen"
         assert verdict["verdict"]["answer"] == "queen"  # its own answer, nobody else's
-        assert set(verdict["verdict"]) == {"outcome", "label", "score", "feedback", "measured", "answer"}
+        assert set(verdict["verdict"]) == {"outcome", "label", "score", "feedback", "feedback_html",
+                                            "measured", "answer", "answer_text"}
         await room.disconnect()
         await phone.disconnect()
 
