@@ -125,7 +125,8 @@ def test_the_room_answers_the_projector_follows_and_run_reveals_each_verdict(
 
     offline.get_by_label("Near king").check()
     offline.get_by_role("button", name="Lock in my prediction").click()
-    expect(offline.locator(".live-mine")).to_have_text("Near king")
+    expect(offline.locator(".live-mine")).to_have_text(
+        "Near king: the arrow is too short to move it far")
     expect(projector.locator("#live-count")).to_have_text("4")
     assert not any(f"{n}_p" in projector.content() for n in ("ana", "ben", "chloe", "dan"))
 
