@@ -42,7 +42,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 grader \
  && useradd --system --uid 10001 --gid grader --home-dir /app --shell /usr/sbin/nologin grader \
- && mkdir -p /backups && chown grader:grader /backups
+ && mkdir -p /backups /srv/static && chown grader:grader /backups /srv/static
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
 RUN chown -R grader:grader /app/var

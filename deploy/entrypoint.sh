@@ -9,6 +9,7 @@
 #   wait-for-migrations wait until no migration is unapplied (an init container before web)
 #   backup              manage.py backup_database into BACKUP_DIR/<UTC time>; prunes folders
 #                       older than BACKUP_KEEP_DAYS (30; 0 keeps all)
+#   export-static DIR   copy the collected static files into DIR (a volume the proxy serves)
 #   manage ARGS         any manage.py command (restore_database, createsuperuser, shell, ...)
 #   healthcheck         the image's HEALTHCHECK: /health/live/ of web or asgi; a worker answers a ping
 #
@@ -86,6 +87,10 @@ case "$mode" in
     fi
     echo "backup written to $folder"
     ;;
+  export-static)
+    # Hashed names: files of the previous release stay for pages still open in browsers.
+    cp -R var/static/. "${1:?usage: entrypoint.sh export-static DIR}/"
+    ;;
   manage)
     exec "$PYTHON" manage.py "$@"
     ;;
@@ -98,7 +103,7 @@ case "$mode" in
     esac
     ;;
   *)
-    echo "usage: entrypoint.sh web|asgi|worker|beat|migrate|wait-for-migrations|backup|manage ARGS|healthcheck" >&2
+    echo "usage: entrypoint.sh web|asgi|worker|beat|migrate|wait-for-migrations|backup|export-static DIR|manage ARGS|healthcheck" >&2
     exit 2
     ;;
 esac
