@@ -50,8 +50,10 @@ fi
 
 revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 case "$engine" in
-  docker|podman) "$engine" build --build-arg "REVISION=$revision" -t "$TAG" . ;;
-  buildah) buildah bud --build-arg "REVISION=$revision" -t "$TAG" . ;;
+  docker) docker build --build-arg "REVISION=$revision" -t "$TAG" . ;;
+  # chroot isolation: RUN steps need no cgroups (a CI runner inside a container has none of its own).
+  podman) podman build --isolation chroot --build-arg "REVISION=$revision" -t "$TAG" . ;;
+  buildah) buildah bud --isolation chroot --build-arg "REVISION=$revision" -t "$TAG" . ;;
 esac
 echo "· built $TAG; checking it"
 run=("$engine" run --rm)

@@ -1,0 +1,32 @@
+"""The processes of docs/scaling.md are the ones every deployment runs: the Compose file's
+services and the Kubernetes overlays' workloads each run exactly the table's commands."""
+
+import pytest
+
+from tests.deploy.environment import entrypoint_modes, scaling_process_table
+from tests.deploy.test_compose import grader_services
+from tests.deploy.test_kubernetes import OVERLAYS, WORKLOAD, pod_spec, render
+
+# Helpers of the Compose file that are no process of the service: the static files' export.
+COMPOSE_HELPERS = {"static"}
+
+
+def test_the_table_covers_every_process_the_guide_counts_connections_for():
+    rows = scaling_process_table()
+    assert {row["command"] for row in rows} <= entrypoint_modes()
+    named = " ".join(row["process"] for row in rows).lower()
+    for process in ("gunicorn", "daphne", "celery worker", "celery beat", "manage.py"):
+        assert process in named
+
+
+def test_the_compose_services_are_the_processes_of_the_scaling_guide():
+    services = {name: service["command"][0] for name, service in grader_services().items()
+                if name not in COMPOSE_HELPERS}
+    assert services == {row["Compose service"]: row["command"] for row in scaling_process_table()}
+
+
+@pytest.mark.parametrize("tree", OVERLAYS)
+def test_the_kubernetes_workloads_are_the_processes_of_the_scaling_guide(tree):
+    workloads = {f"{r['kind']} {r['metadata']['name']}": pod_spec(r)["containers"][0]["args"][0]
+                 for r in render(tree) if r["kind"] in WORKLOAD}
+    assert workloads == {row["Kubernetes workload"]: row["command"] for row in scaling_process_table()}
