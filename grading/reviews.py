@@ -4,11 +4,15 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404
 
-from courses.models import Course, Part
+from courses.models import Course, Enrollment, Part
 from grading.models import Review, Submission
 from grading.progress import FULL_MARKS
 from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
 from grading.verdicts import NewVerdict, Why, verdict_record
+
+#: The feedback of a review without a comment, by the reviewer's role in the course.
+REVIEWED_BY: dict[str, str] = {Enrollment.Role.INSTRUCTOR: "Reviewed by your instructor.",
+                              Enrollment.Role.TA: "Reviewed by your teaching assistant."}
 
 
 def review_passes(score: float, part: Part) -> bool:
@@ -25,14 +29,15 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     """Grade an answer awaiting review (or re-grade a reviewed one) with `points` out of the
     part's points; the submission takes the score, an outcome from it (correct when it passes
     the part, see `review_passes`; else partial for some points, incorrect for none) and the
-    comment as its feedback, and a submission.graded webhook is recorded in the same
-    transaction. Every review is kept.
+    comment as its feedback (without one, who reviewed it: "Reviewed by your teaching
+    assistant." for a TA, "... your instructor." for an instructor), and a submission.graded
+    webhook is recorded in the same transaction. Every review is kept.
 
     Raises PermissionDenied unless `reviewer` is an instructor or TA of the course, Http404
     for a submission not in the course, StaffActionRefused for bad points or an answer that
     was graded by the checker (override its grade instead).
     """
-    require_role(course, reviewer, STAFF_ROLES)
+    role = require_role(course, reviewer, STAFF_ROLES)
     submission = (Submission.objects.select_for_update().select_related("part")
                   .filter(pk=submission_id, course=course).first())
     if submission is None:
@@ -50,6 +55,6 @@ def review_create(*, course: Course, submission_id: int, reviewer: User, points:
     # A reviewed answer is a graded submission for the LMS: the writer records the event
     # after the progress it refreshes (the outbox's consumers read that progress).
     verdict_record(submission=submission, why=Why.REVIEW, verdict=NewVerdict(
-        outcome=outcome, score=score, feedback=comment or "Reviewed by your instructor.",
+        outcome=outcome, score=score, feedback=comment or REVIEWED_BY[role],
         misconception=submission.misconception, by_grader=False))
     return review

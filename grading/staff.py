@@ -24,12 +24,14 @@ class StaffActionRefused(Exception):
     """The input was refused; the message says why (nothing was stored)."""
 
 
-def require_role(course: Course, user: User, roles: tuple[str, ...]) -> None:
-    """PermissionDenied unless `user` is an active member of `course` in one of `roles`."""
-    allowed = Enrollment.objects.filter(course=course, user=user, is_active=True,
-                                        role__in=roles).exists()
-    if not allowed:
+def require_role(course: Course, user: User, roles: tuple[str, ...]) -> str:
+    """`user`'s role in `course` (one query); PermissionDenied unless they are an active
+    member in one of `roles`."""
+    role = Enrollment.objects.filter(course=course, user=user, is_active=True,
+                                     role__in=roles).values_list("role", flat=True).first()
+    if role is None:
         raise PermissionDenied("You may not do this in this course.")
+    return role
 
 
 def score_from_points(points: float, part: Part) -> float:

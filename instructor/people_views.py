@@ -20,7 +20,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.query_params import int_param
 from courses.models import Enrollment, Module
 from courses.people import (
-    PEOPLE_CSV_MAX_BYTES,
     PeopleRefused,
     course_create_for,
     enrollment_active_change,
@@ -28,9 +27,9 @@ from courses.people import (
     invite_create,
     invite_revoke,
     may_create_courses,
-    people_import,
     people_page,
 )
+from courses.people_import import PEOPLE_CSV_MAX_BYTES, people_import
 from instructor.access import StaffAccess
 from instructor.views import staff_view
 

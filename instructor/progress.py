@@ -6,8 +6,19 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from django.db.models import Count, F, FilteredRelation, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, Concat, Lower, NullIf, Trim
+from django.db.models import (
+    Count,
+    F,
+    FilteredRelation,
+    Func,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce, Concat, Length, Lower, NullIf, Trim
 from django.utils.safestring import SafeString, mark_safe
 
 from core.pagination import KnownCountPaginator
@@ -161,9 +172,28 @@ def points_text(value: float | None) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+class _WithoutTrailingDigits(Func):
+    """RTRIM(text, '0123456789'): the text without the number it ends with (SQLite and
+    PostgreSQL both have the two-argument form)."""
+
+    function = "RTRIM"
+    arity = 2
+
+    def __init__(self, expression: Any) -> None:
+        super().__init__(expression, Value("0123456789"))
+
+
+def _natural(name: str) -> list[Any]:
+    """Sort terms that put names ending in a number in numeric order ("Student2" before
+    "Student10"): the name without its trailing digits, then the length (a shorter number is
+    smaller), then the name itself."""
+    return [_WithoutTrailingDigits(F(name)), Length(name), F(name)]
+
+
 def _order(sort: str, descending: bool) -> list[Any]:
     """ORDER BY terms for `sort` over the course's enrolments (annotated by `_annotated`),
-    ties in gradebook order (last name, first name, username) whichever the direction."""
+    ties in gradebook order (last name, first name, username) whichever the direction; names
+    in natural order (`_natural`)."""
     def way(expression: Any, *, nulls_first: bool = False) -> Any:
         if isinstance(expression, str):
             expression = F(expression)
@@ -173,7 +203,7 @@ def _order(sort: str, descending: bool) -> list[Any]:
 
     ties = ["user__last_name", "user__first_name", "user__username", "user_id"]
     if sort == "group":
-        keys = [way(Lower("group")), way("sort_name")]
+        keys = [way(Lower("group")), *map(way, _natural("sort_name"))]
     elif sort == "total":
         keys = [way("sort_total")]
     elif sort == "attempts":
@@ -183,7 +213,7 @@ def _order(sort: str, descending: bool) -> list[Any]:
     elif sort.startswith("part-"):
         keys = [way("sort_part_best"), way("sort_part_attempts")]
     else:
-        keys = [way("sort_name"), way("user__username")]
+        keys = [*map(way, _natural("sort_name")), *map(way, _natural("user__username"))]
     return [*keys, *ties]
 
 

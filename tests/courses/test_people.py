@@ -20,9 +20,9 @@ from courses.people import (
     invite_revoke,
     invite_sign_up,
     may_create_courses,
-    people_import,
     people_page,
 )
+from courses.people_import import people_import
 from tests.factories import EnrollmentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - labels keep their maths as symbols
 """Dashboard polish (issue 25 item 10): parts named by their label on staff pages (CSV
 headers keep the key), a reviewed answer that passes its part is correct, not "in
 progress", and the question statistics draw a score and an attempts chart per question."""
@@ -25,11 +26,12 @@ def test_a_part_label_is_the_content_label_else_the_prompt_s_first_words_else_th
     assert part_label(label="", prompt="Sequential steps for the RNN:", key="rnn_steps") == (
         "Sequential steps for the RNN")
     assert part_label(label="", prompt="The bound $\\sigma^{40}$ for **{{ N }}** steps",
-                      key="k") == "The bound for steps"
+                      key="k") == "The bound σ^40 for steps"
     long = part_label(label="", prompt="Your explanation (a short paragraph is enough):",
                       key="k")
     assert long == "Your explanation (a short paragraph is\u2026" and len(long) <= 41
-    assert part_label(label="", prompt="$x^2$", key="only_maths") == "only_maths"
+    assert part_label(label="", prompt="$x^2$", key="only_maths") == "x^2"
+    assert part_label(label="", prompt="   ", key="nothing") == "nothing"
 
 
 def test_part_label_reads_an_optional_label_key_of_the_part_s_content(module_05):

@@ -91,3 +91,12 @@ def test_the_student_page_shows_points_per_module_and_the_course_total(client, t
     page = client.get(reverse("dashboard:student", kwargs={
         "course_slug": two_modules.slug, "student_id": alice.pk})).content.decode()
     assert "course total 0.0%" in page and "Module 6: 0 of" in page
+
+
+def test_the_module_links_are_items_of_a_list_not_run_together(client, two_modules, irene):
+    client.force_login(irene)
+    html = _get(client, two_modules, "matrix")
+    nav = html[html.index('<nav class="module-filter"'):]
+    nav = nav[:nav.index("</nav>")]
+    assert "</a><a" not in nav
+    assert nav.count("<li>") == 3  # all modules, Module 5, Module 6

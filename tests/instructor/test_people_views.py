@@ -106,3 +106,20 @@ def test_an_instructor_creates_a_course_on_its_page(client, course, irene, modul
 def test_a_student_may_not_create_courses(client, alice):
     client.force_login(alice)
     assert client.get(reverse("new-course")).status_code == 403
+
+
+def test_the_csv_preview_shows_each_person_s_role_and_group(client, course, irene):
+    client.force_login(irene)
+    text = b"username,email,role,group\nnewbie,newbie@example.org,ta,Lab 2\n"
+    page = client.post(reverse("dashboard:people-upload", args=[course.slug]), {
+        "action": "preview", "people": SimpleUploadedFile("class.csv", text)}).content.decode()
+    assert "What would change" in page
+    assert ("<tr><td>newbie</td><td>enrol (new account)</td>\n  <td>Teaching assistant</td>\n"
+            "  <td>Lab 2</td></tr>") in page
+
+
+def test_a_flash_message_is_shown_once_on_a_dashboard_page(client, course, irene):
+    client.force_login(irene)
+    page = client.post(reverse("dashboard:invite-new", args=[course.slug]), {"role": "student"},
+                       follow=True).content.decode()
+    assert page.count("Invite link created.") == 1
