@@ -9,6 +9,7 @@ answer repeating an earlier one uses no attempt and is scored as the latest atte
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grading.checkers.carried import CARRIED_TAG
 from grading.misconception_labels import misconception_label
 from grading.models import Submission
 
@@ -46,6 +47,22 @@ def penalty_note(*, outcome: str, attempt: int | None, penalty: float,
     return f"{what} on attempt {attempt}, {penalty:.0%} off per earlier attempt"
 
 
+#: The phrases grading.checkers.carried writes at the start of a carried verdict's feedback.
+_CARRIED_STARTS = ("Marked using your answer to ", "Kept from your answer to ")
+_CARRIED_REFUSED = "earns no carried credit"
+
+
+def carried_note(submission: Submission) -> str:
+    """The first clause of a carried verdict's feedback (up to its colon), or a short note
+    that carried credit was refused; empty otherwise (see `AnswerView.carried_note`)."""
+    feedback = submission.feedback or ""
+    if submission.misconception == CARRIED_TAG and feedback.startswith(_CARRIED_STARTS):
+        return feedback.split(":", 1)[0]
+    if _CARRIED_REFUSED in feedback:
+        return "no carried credit: the earlier answer is zero or a value the question gives"
+    return ""
+
+
 @dataclass(frozen=True)
 class AnswerView:
     """One stored answer as a page lists it."""
@@ -73,6 +90,14 @@ class AnswerView:
     def penalty_note(self) -> str:
         return penalty_note(outcome=self.submission.outcome, attempt=self.attempt,
                             penalty=self.penalty, score=self.submission.score)
+
+    @property
+    def carried_note(self) -> str:
+        """How an answer marked against the student's earlier answers was marked, in a few
+        words for a list of answers ("Marked using your answer to (a)", "Kept from your answer
+        to (a) when you answered this part (12)"), or why it earned no carried credit; empty
+        for any other answer."""
+        return carried_note(self.submission)
 
     @property
     def misconception_label(self) -> str:

@@ -19,7 +19,7 @@ from grading.checkers.carried import (
     Earlier,
     answer_value,
     carried_keys,
-    grade_carried,
+    grade_carried_kept,
     key_value,
     resolved_spec,
 )
@@ -30,40 +30,53 @@ _USABLE = (*Submission.GRADED_OUTCOMES, Submission.Outcome.REVIEW)
 
 
 def part_grade(*, raw: str, part: Part, params: Mapping[str, Any], student_id: int,
-               course_id: int) -> tuple[Result, str | None]:
+               course_id: int, submission_id: int | None = None) -> tuple[Result, str | None]:
     """The verdict and answer key of `raw` for `part` in the student's variant (`params`);
-    a part whose key uses earlier answers is marked against the student's own (one query)."""
+    a part whose key uses earlier answers is marked against the student's own (one query).
+
+    `submission_id`: the stored answer being graded, whose mark is then the better of the
+    marks against the earlier answers as they are now and as they were when it was given
+    (those stored before it): see ``grade_carried_kept``."""
     keys = carried_keys(part.spec)
     if not keys:
         return grade_keyed(raw, part.spec, params)
-    earlier = earlier_answers(part=part, keys=keys, params=params, student_id=student_id,
-                              course_id=course_id)
-    result = grade_carried(raw, part.spec, params, earlier)
+    now, then = earlier_answers(part=part, keys=keys, params=params,
+                                     student_id=student_id, course_id=course_id,
+                                     before_id=submission_id)
+    result = grade_carried_kept(raw, part.spec, params, now, then)
     return result, answer_key(raw, resolved_spec(part.spec))
 
 
 def earlier_answers(*, part: Part, keys: list[str], params: Mapping[str, Any],
-                    student_id: int, course_id: int) -> dict[str, Earlier]:
+                         student_id: int, course_id: int, before_id: int | None,
+                         ) -> tuple[dict[str, Earlier], dict[str, Earlier] | None]:
     """The student's latest usable answer to each earlier part named in `keys`, with each
-    part's key value in the variant (one query for the answers, one for the exercise's
-    parts, whose keys a chain of carried parts needs)."""
+    part's key value in the variant; and the same as they stood before the answer
+    `before_id` was stored (None without `before_id`). One query for the answers, one for
+    the exercise's parts, whose keys a chain of carried parts needs."""
     siblings = {p.key: p for p in Part.objects.filter(exercise_id=part.exercise_id)}
     parts = {k: siblings[k] for k in keys if k in siblings}
     specs = {k: p.spec for k, p in siblings.items()}
     latest: dict[int, str] = {}
+    earlier: dict[int, str] = {}
     rows = (Submission.objects.filter(student_id=student_id, course_id=course_id,
                                       part_id__in=[p.pk for p in parts.values()],
                                       outcome__in=_USABLE)
-            .order_by("part_id", "-id").values_list("part_id", "raw_answer"))
-    for part_id, raw in rows:
+            .order_by("part_id", "-id").values_list("part_id", "id", "raw_answer"))
+    for part_id, answer_id, raw in rows:
         latest.setdefault(part_id, raw)
-    out: dict[str, Earlier] = {}
-    for key, earlier_part in parts.items():
-        stored = latest.get(earlier_part.pk)
-        label = f"({key})"
-        value = None if stored is None else answer_value(stored, earlier_part.spec, params)
-        out[key] = Earlier(label, value, key_value(earlier_part.spec, params, specs))
-    return out
+        if before_id is not None and answer_id < before_id:
+            earlier.setdefault(part_id, raw)
+
+    def table(stored_by_part: dict[int, str]) -> dict[str, Earlier]:
+        out: dict[str, Earlier] = {}
+        for key, earlier_part in parts.items():
+            stored = stored_by_part.get(earlier_part.pk)
+            value = None if stored is None else answer_value(stored, earlier_part.spec, params)
+            out[key] = Earlier(f"({key})", value, key_value(earlier_part.spec, params, specs))
+        return out
+
+    return table(latest), None if before_id is None else table(earlier)
 
 
 def carrying_parts(part: Part) -> QuerySet[Part]:

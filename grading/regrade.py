@@ -79,7 +79,8 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
     try:
         result, _ = part_grade(raw=submission.raw_answer, part=part, params=variant.params,
                                student_id=submission.student_id,
-                               course_id=submission.course_id)
+                               course_id=submission.course_id,
+                               submission_id=submission.pk)
     except ValueError:
         outcome, score, feedback, misconception, canonical = (
             Submission.Outcome.ERROR, None, "The grader could not grade this answer.", "", "")

@@ -244,7 +244,8 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
     try:
         result, key_text = part_grade(raw=submission.raw_answer, part=part,
                                       params=variant.params, student_id=submission.student_id,
-                                      course_id=submission.course_id)
+                                      course_id=submission.course_id,
+                                      submission_id=submission.pk)
     except Exception:  # the grader's failure must never lose or block the student's answer
         logger.exception("grader failed on submission %s", submission.pk)
         with transaction.atomic():

@@ -8,6 +8,7 @@ from django.db.models import Count
 
 from courses.models import Course
 from courses.selectors import course_students
+from grading.checkers.carried import CARRIED_TAG
 from grading.misconception_labels import course_misconception_labels
 from grading.models import Submission
 
@@ -59,7 +60,7 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
     students = course_students(course=course, group=group)
     tagged = Submission.objects.filter(
         course=course, counts_as_attempt=True, student_id__in=students.values("user_id"),
-    ).exclude(misconception="")
+    ).exclude(misconception__in=("", CARRIED_TAG))  # carried credit is no misconception
     class_rows = (
         tagged.values_list("misconception", "part__exercise__title", "part__key", "part_id")
         .annotate(count=Count("*"), students=Count("student_id", distinct=True))

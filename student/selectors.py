@@ -129,6 +129,27 @@ class PartView:
         return self.answer_type in PREVIEWED_TYPES
 
     @property
+    def state_sentence(self) -> str:
+        """The part's state in one sentence, the attempts counted in it: answerable ("Attempts
+        used: 1 of 5 (4 left)."), solved, closed by its deadline, waiting to be graded, or out
+        of attempts; never two states at once (a closed part does not count what is left)."""
+        state = self.state
+        used = (f"attempts used: {state.used} of {state.limit}" if state.limit
+                else f"attempts used: {state.used}")
+        if self.can_answer or self.prediction:
+            if not state.limit:
+                return f"Attempts used: {state.used} (no limit)."
+            left = f" ({state.left} left)" if self.can_answer else ""
+            return f"A{used[1:]}{left}."
+        if state.solved:
+            return f"Solved ({used})."
+        if self.waiting:
+            return f"Your answer is saved and waiting to be graded ({used})."
+        if self.closed:
+            return f"Closed ({used})."
+        return f"No attempts left ({used})."
+
+    @property
     def can_answer(self) -> bool:
         """Whether a form is shown: attempts left, not yet solved, not closed by a deadline."""
         return not self.state.solved and self.state.left != 0 and not self.closed

@@ -13,8 +13,15 @@ vector parts). The part is graded twice, as Numbas's adaptive marking does:
 
 An earlier answer that is *trivial* gives no carried credit (a student could otherwise
 answer 0 to (a) and make (b) easy): zero (every entry zero), or a value the question itself
-gives (one of the variant's parameters). A missing earlier answer (not answered, or
-unreadable) makes the part **invalid** with "Answer scores first", so no attempt is used.
+gives (one of the variant's parameters). When the later answer is right given such an
+earlier answer, the feedback says why it earns nothing (the earlier answer is zero, or the
+given value it equals).
+
+A later answer keeps the better of its marks against the earlier answers as they are now
+and as they were when it was given (``grade_carried_kept``): correcting (a) afterwards never
+takes away what (b) earned from the old (a), and the feedback says the mark was kept.
+
+A missing earlier answer (not answered, or unreadable) makes the part **invalid** with "Answer scores first", so no attempt is used.
 ``grade_carried`` is pure: the caller (grading's services) hands it the earlier answers.
 """
 
@@ -32,16 +39,21 @@ from grading.checkers.mathparse import FormatError
 from grading.checkers.refs import answer_number, reference_number, reference_numbers
 
 __all__ = [
+    "CARRIED_TAG",
     "CARRIED_TYPES",
     "Earlier",
     "answer_value",
     "carried_keys",
     "carried_name",
     "grade_carried",
+    "grade_carried_kept",
     "key_value",
     "resolved_spec",
 ]
 
+#: The tag a verdict marked using the student's earlier answers carries (not a misconception:
+#: the misconception profile leaves it out).
+CARRIED_TAG = "carried"
 #: The answer types whose value a later part may use.
 CARRIED_TYPES = frozenset({"numeric", "integer", "vector"})
 _ANSWER_OF = re.compile(r"""\banswer\(\s*["']?([A-Za-z][A-Za-z0-9_]*)["']?\s*\)""")
@@ -185,18 +197,87 @@ def grade_carried(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any],
     if result.outcome in ("correct", "invalid") or result.outcome == "review":
         return result
     used = [k for k in keys if not _close(earlier[k].value, earlier[k].key_value)]
-    if not used or any(_trivial(earlier[k].value, params) for k in used):
+    if not used:
         return result
     carried_params = {**params, **{carried_name(k): earlier[k].value for k in keys}}
     carried = grade(raw, resolved, carried_params)
     if carried.outcome != "correct":
         return result
+    refused = [k for k in used if _trivial(earlier[k].value, params)]
+    if refused:  # right given a trivial earlier answer: no credit, and say why
+        return dataclasses.replace(result, feedback=_refusal(
+            result.feedback, [(earlier[k], _given_name(earlier[k].value, params))
+                              for k in refused]))
     credit = float(spec.get("carried_credit", 1.0))
     labels = ", ".join(earlier[k].label for k in used)
     return dataclasses.replace(
         carried, score=credit, outcome="correct" if credit >= 1 - 1e-9 else "partial",
         feedback=f"Marked using your answer to {labels}: {carried.feedback}",
-        misconception="carried")
+        misconception=CARRIED_TAG)
+
+
+def grade_carried_kept(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any],
+                       earlier: Mapping[str, Earlier],
+                       then: Mapping[str, Earlier] | None = None) -> Result:
+    """``grade_carried`` against the student's earlier answers as they are now (``earlier``)
+    and as they were when this answer was given (``then``; None: the same), keeping the
+    better mark, as a teacher marks a later part against the earlier one written above it.
+
+    When the earlier answers changed since and only those of the time earn this answer its
+    mark, that verdict is kept and its feedback says so (correcting part (a) never takes
+    away the credit part (b) earned from it).
+    """
+    result = grade_carried(raw, spec, params, earlier)
+    if then is None:
+        return result
+    changed = [k for k in carried_keys(spec) if k in then and k in earlier
+               and not _same_answer(then[k].value, earlier[k].value)]
+    if not changed:
+        return result
+    kept = grade_carried(raw, spec, params, then)
+    if kept.outcome == "invalid" or (kept.score or 0) <= (result.score or 0) + 1e-12:
+        return result
+    labels = ", ".join(then[k].label for k in changed)
+    return dataclasses.replace(kept, feedback=(
+        f"Kept from your answer to {labels} when you answered this part "
+        f"({'; '.join(_shown(then[k].value) for k in changed)}): you have changed it since, "
+        f"and a later part keeps the better of its two marks. {kept.feedback}"))
+
+
+def _same_answer(a: Any, b: Any) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and _close(a, b))
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "no answer"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    try:
+        return f"{float(value):.6g}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _given_name(value: Any, params: Mapping[str, Any]) -> str | None:
+    for name, given in params.items():
+        if _close(value, given):
+            return name
+    return None
+
+
+def _refusal(feedback: str, refused: list[tuple[Earlier, str | None]]) -> str:
+    reasons = []
+    for item, given in refused:
+        why = (f"is {_shown(item.value)}, a value the question gives ({given})"
+               if given is not None and not all(_close(v, 0) for v in
+                                                (item.value if isinstance(item.value, list)
+                                                 else [item.value]))
+               else "is zero")
+        reasons.append(f"your answer to {item.label} {why}")
+    return (f"{feedback} Your answer would be right given {' and '.join(reasons)}, but an "
+            "earlier answer that is zero or a given value earns no carried credit (it would "
+            "make this part too easy): work it out again.").strip()
 
 
 def carried_problems(spec: Mapping[str, Any], earlier_specs: Mapping[str, Mapping[str, Any]],

@@ -46,18 +46,53 @@ def test_a_later_part_is_marked_against_the_students_own_earlier_answer(alice, c
     assert right.misconception == "carried"
 
 
-def test_a_corrected_earlier_answer_regrades_the_later_part(alice, course, chain):
+def test_a_corrected_earlier_answer_keeps_the_later_parts_carried_credit(alice, course, chain):
+    from grading.models import PartProgress
+
     first, later = chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     carried = submission_create(student=alice, course=course, part=later,
                                 raw_answer=str(2 * (n + 1)))
     assert carried.score == 0.5
-    # The student corrects the earlier answer: the later answer, right only for the old
-    # earlier answer, is regraded against the new one and the change is recorded.
+    # The student corrects the earlier answer: the later answer, right for the earlier answer
+    # it was given with, keeps its mark (the better of then and now), and says so.
     submission_create(student=alice, course=course, part=first, raw_answer=str(n))
     carried.refresh_from_db()
-    assert (carried.outcome, carried.score) == ("incorrect", 0.0)
+    assert (carried.outcome, carried.score) == ("partial", 0.5)
+    assert carried.feedback.startswith(
+        f"Kept from your answer to (rnn_steps) when you answered this part ({n + 1})")
+    progress = PartProgress.objects.get(student=alice, course=course, part=later)
+    assert progress.best_score == 0.5  # the gradebook's row
+    # A regrade (after a spec fix, say) keeps it too.
+    submissions_regrade(submissions=Submission.objects.filter(pk=carried.pk))
+    carried.refresh_from_db()
+    assert carried.score == 0.5
+
+
+def test_a_new_later_answer_is_marked_against_the_corrected_earlier_answer(alice, course,
+                                                                           chain):
+    first, later = chain
+    n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
+    submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
+    submission_create(student=alice, course=course, part=first, raw_answer=str(n))
+    again = submission_create(student=alice, course=course, part=later,
+                              raw_answer=str(2 * (n + 1)))
+    assert (again.outcome, again.score) == ("incorrect", 0.0)
+
+
+def test_carried_credit_refused_for_a_given_value_says_why(alice, course, chain):
+    first, later = chain
+    first.spec = {**first.spec, "reference": "N + 1", "misconceptions": []}
+    first.save(update_fields=["spec"])
+    n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
+    wrong = submission_create(student=alice, course=course, part=first, raw_answer=str(n))
+    assert wrong.outcome == "incorrect"  # N is given by the question, the key is N + 1
+    refused = submission_create(student=alice, course=course, part=later,
+                                raw_answer=str(2 * n))
+    assert (refused.outcome, refused.score) == ("incorrect", 0.0)
+    assert f"your answer to (rnn_steps) is {n}, a value the question gives (N)" in \
+        refused.feedback
 
 
 def test_a_regrade_of_the_earlier_answer_carries_to_the_later_part(bob, course, chain):

@@ -148,6 +148,15 @@ def test_misconception_profile_counts_tags_per_class_and_per_student(course, sma
     assert profile.students[-1].username == "student-a"  # fewest tags last
 
 
+def test_carried_credit_is_not_a_misconception_in_the_profile(course, small_class):
+    users, _, p2 = small_class
+    _answer(users["E"], course, p2, Submission.Outcome.PARTIAL, 0.5, "1002", "carried", seed=7)
+    profile = misconception_profile(course=course)
+    assert "carried" not in profile.tags
+    assert "carried" not in [c.tag for c in profile.class_counts]
+    assert "student-e" not in [s.username for s in profile.students]
+
+
 def test_an_override_replaces_the_computed_best_score_until_it_is_removed(
     course, small_class, irene
 ):

@@ -47,7 +47,7 @@ def test_a_plain_post_stores_grades_and_redirects_back_to_the_part(client, alice
 
     client.post(_answer_url(course, part), {"answer": f"{sigma}^{steps}"})
     page = _module(client, course)
-    assert "Solved." in page and "Attempts used: 2 of 5" in page
+    assert "Solved (attempts used: 2 of 5)." in page
 
 
 def test_an_invalid_answer_shows_its_message_keeps_the_text_and_uses_no_attempt(

@@ -84,6 +84,16 @@ def test_after_the_deadline_the_form_is_closed_with_the_reason(client, course, a
     assert "<form" not in box  # no answer box to type into
 
 
+def test_a_closed_part_says_its_state_in_one_sentence(client, course, alice, irene, apply_1):
+    deadline_set(course=course, exercise_id=apply_1.pk,
+                 due_at=timezone.now() - timedelta(hours=1), by=irene)
+    client.force_login(alice)
+    box = _text(_exercise_html(client.get(reverse("course-module", args=[course.slug])).content,
+                               apply_1.slug).encode())
+    assert "Closed (attempts used: 0 of 5)." in box
+    assert "left" not in box and "No attempts" not in box  # not "5 left" and "none left"
+
+
 def test_the_late_window_is_announced_and_keeps_the_form_open(client, course, alice, irene,
                                                               apply_1):
     _london(course, irene, late="per_day", late_share=0.1, late_days=3)

@@ -7,6 +7,7 @@ from grading.checkers.carried import (
     answer_value,
     carried_keys,
     grade_carried,
+    grade_carried_kept,
     key_value,
 )
 from grading.content_checks import part_spec_problems
@@ -49,6 +50,34 @@ def test_a_trivial_earlier_answer_gives_no_carried_credit() -> None:
         "incorrect"  # right for scores of zero, which give no carried credit
     assert grade_carried("0.5761", WEIGHTS, PARAMS, _earlier("[1, 0, 0]")).outcome == \
         "incorrect"  # [1, 0, 0] is a value the question gives (e1)
+
+
+def test_a_refused_carried_credit_says_why() -> None:
+    given = grade_carried("0.5761", WEIGHTS, PARAMS, _earlier("[1, 0, 0]"))
+    assert (given.outcome, given.score) == ("incorrect", 0.0)
+    assert "right given your answer to (a) scores is [1, 0, 0], a value the question gives " \
+        "(e1)" in given.feedback
+    assert "earns no carried credit" in given.feedback
+    zero = grade_carried("0.3333", WEIGHTS, PARAMS, _earlier("[0, 0, 0]"))
+    assert "your answer to (a) scores is zero" in zero.feedback
+    plain = grade_carried("0.5", WEIGHTS, PARAMS, _earlier("[1, 0, 0]"))
+    assert "carried credit" not in plain.feedback  # wrong whatever: nothing to explain
+
+
+def test_a_later_answer_keeps_the_better_of_its_marks_then_and_now() -> None:
+    # (b) was right for (a) = [1, 1, 2]; (a) has since been corrected to the key.
+    kept = grade_carried_kept("0.212", WEIGHTS, PARAMS, _earlier("[2, 1, 0]"),
+                              then=_earlier("[1, 1, 2]"))
+    assert (kept.outcome, kept.score, kept.misconception) == ("partial", 0.8, "carried")
+    assert kept.feedback.startswith("Kept from your answer to (a) scores when you answered "
+                                    "this part ([1, 1, 2]): you have changed it since")
+    # A mark that is better now is the one given; unchanged answers grade once.
+    now = grade_carried_kept("0.665", WEIGHTS, PARAMS, _earlier("[2, 1, 0]"),
+                             then=_earlier("[1, 1, 2]"))
+    assert (now.outcome, now.score) == ("correct", 1.0) and "Kept" not in now.feedback
+    same = grade_carried_kept("0.212", WEIGHTS, PARAMS, _earlier("[1, 1, 2]"),
+                              then=_earlier("[1, 1, 2]"))
+    assert same.feedback.startswith("Marked using your answer to (a) scores")
 
 
 def test_a_missing_earlier_answer_makes_the_part_invalid_with_a_message() -> None:

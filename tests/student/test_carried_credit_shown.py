@@ -1,0 +1,53 @@
+"""Carried credit on the student's page (issue 37, item 3): after the student corrects part
+(a), part (b) keeps the credit it earned from the old (a) and the page says so, beside the
+verdict and in the answers list; a refused carried credit says why."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from courses.models import Part
+from grading.services import submission_create
+from grading.variant_assignment import variant_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chain(module_05):
+    """Apply 2 with its second part turned into "twice your step count" (carried, 0.5)."""
+    first = Part.objects.select_related("exercise").get(
+        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
+    later = Part.objects.select_related("exercise").get(
+        exercise__slug="apply-2-sequential-steps", key="attention_steps")
+    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
+                  "carried_credit": 0.5}
+    later.save(update_fields=["spec"])
+    first.exercise.penalty = 0.0
+    first.exercise.save(update_fields=["penalty"])
+    return first, later
+
+
+def _part_text(client, course, part) -> str:
+    page = client.get(reverse("course-module", args=[course.slug])).content.decode()
+    start = page.index(f'id="part-{part.pk}"')
+    box = page[start:page.index("</details>", start)]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", box))
+
+
+def test_the_page_keeps_and_explains_carried_credit_after_a_correction(client, alice, course,
+                                                                       chain):
+    first, later = chain
+    n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
+    submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
+    submission_create(student=alice, course=course, part=later, raw_answer=str(2 * (n + 1)))
+    submission_create(student=alice, course=course, part=first, raw_answer=str(n))
+    client.force_login(alice)
+    box = _part_text(client, course, later)
+    assert "Partly correct · score 0.5" in box
+    assert f"Kept from your answer to (rnn_steps) when you answered this part ({n + 1}): " \
+        "you have changed it since" in box
+    # the answers list says it too
+    assert f"Partly correct, score 0.5 (Kept from your answer to (rnn_steps) when you " \
+        f"answered this part ({n + 1}))" in box
