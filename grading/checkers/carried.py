@@ -21,7 +21,8 @@ A later answer keeps the better of its marks against the earlier answers as they
 and as they were when it was given (``grade_carried_kept``): correcting (a) afterwards never
 takes away what (b) earned from the old (a), and the feedback says the mark was kept.
 
-A missing earlier answer (not answered, or unreadable) makes the part **invalid** with "Answer scores first", so no attempt is used.
+A missing earlier answer (not answered, or unreadable) makes the part **invalid** with
+"Answer scores first", so no attempt is used.
 ``grade_carried`` is pure: the caller (grading's services) hands it the earlier answers.
 """
 
