@@ -37,6 +37,7 @@ from courses.repository import (
     branch_check,
     git_fetch,
     url_check,
+    url_normalised,
 )
 from courses.services import ContentInvalid, content_sync
 
@@ -87,8 +88,10 @@ def modules_line(text: str) -> int:
                  if row.lstrip().startswith("modules")), 1)
 
 
-def course_modules_apply(course: Course, modules: list[Module], *, line: int = 1) -> None:
-    """Make `modules` (in the course file's order) the course's modules, in that order.
+def course_modules_apply(course: Course, modules: list[Module], *, line: int = 1) -> list[str]:
+    """Make `modules` (in the course file's order) the course's modules, in that order, and
+    say what changed in the course's module list (lines for the sync's report: each module
+    added or removed, and the new order when it changed).
 
     The one place where the course file's list reaches the course: a CourseModule row per
     module listed (created if missing, its `order` set to its place in the list; release and
@@ -98,7 +101,7 @@ def course_modules_apply(course: Course, modules: list[Module], *, line: int = 1
     line `line` (its `modules` key), and the caller's transaction applies nothing.
     """
     if not modules:
-        return
+        return []
     listed = {m.pk for m in modules}
     dropped = list(CourseModule.objects.filter(course=course).exclude(module_id__in=listed)
                    .select_related("module"))
@@ -110,17 +113,26 @@ def course_modules_apply(course: Course, modules: list[Module], *, line: int = 1
             "work on it; list it again (its work is kept) or ask an operator to move the work")
             for module in with_work])
     CourseModule.objects.filter(pk__in=[link.pk for link in dropped]).delete()
+    report = [f"removed module {link.module.slug} from the course: {COURSE_FILE} no longer "
+              "lists it (no student of the course had work on it)" for link in dropped]
     links = {link.module_id: link for link in CourseModule.objects.filter(course=course)}
+    kept_before = [link.module_id for link in sorted(links.values(), key=lambda k: k.order)]
     for order, module in enumerate(modules):
         link = links.get(module.pk)
         if link is None:
             CourseModule.objects.create(course=course, module=module, order=order)
+            report.append(f"added module {module.slug} to the course (place {order + 1} of "
+                          f"{len(modules)})")
         elif link.order != order:
             link.order = order
             link.save(update_fields=["order"])
-    if course.module_id != modules[0].pk:
-        course.module = modules[0]
-        course.save(update_fields=["module"])
+    if kept_before != [m.pk for m in modules if m.pk in links]:
+        report.append("the course's modules are now in this order: "
+                      + ", ".join(m.slug for m in modules))
+    # Compared in the database: a dry run before may have set the instance's module already.
+    Course.objects.filter(pk=course.pk).exclude(module_id=modules[0].pk).update(module=modules[0])
+    course.module = modules[0]
+    return report
 
 
 def _has_work(course: Course, module: Module) -> bool:
@@ -178,17 +190,19 @@ def _run(*, course: Course, user: User, dry_run: bool, source: str, root: Path,
         record.save()
         return record
     line = modules_line((root / COURSE_FILE).read_text(encoding="utf-8", errors="replace"))
+    course_changes: list[str] = []
     try:
         report = content_sync(
             root=root, dry_run=dry_run, folders=folders,
             checks=lambda bundles: _ownership_conflicts(course, user, bundles),
-            on_applied=lambda modules: course_modules_apply(course, modules, line=line),
+            on_applied=lambda modules: course_changes.extend(
+                course_modules_apply(course, modules, line=line)),
         )
     except ContentInvalid as exc:
         record.problems = [_relative(str(e), root) for e in exc.errors]
     else:
         record.ok = True
-        record.changes = report.lines()
+        record.changes = course_changes + report.lines()
         record.unchanged = report.unchanged
     record.save()
     return record
@@ -237,9 +251,12 @@ def course_sync_archive(*, course: Course, user: User, upload: IO[bytes], name: 
 
 
 def course_repository_connect(*, course: Course, user: User, url: str, branch: str) -> ContentRepository:
-    """Connect (or change) the course's repository. RepositoryRefused if the URL is not allowed."""
+    """Connect (or change) the course's repository. RepositoryRefused if the URL is not allowed.
+    An absolute local path (where local repositories are allowed) is stored as its file://
+    URL."""
     url_check(url)
     branch_check(branch)
     repository, _ = ContentRepository.objects.update_or_create(
-        course=course, defaults={"url": url.strip(), "branch": branch, "updated_by": user})
+        course=course, defaults={"url": url_normalised(url), "branch": branch,
+                                 "updated_by": user})
     return repository

@@ -173,12 +173,14 @@ class Course(models.Model):
 
     The modules it runs, in order, are its CourseModule rows (`modules`). `module` is the
     first of them, kept so that existing callers and `course_create(module=...)` work: a
-    course saved for the first time gets a CourseModule for it (order 0).
+    course saved for the first time gets a CourseModule for it (order 0). A new course may
+    start empty (`module` None, no CourseModule): its first repository sync adds its modules.
     """
 
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
-    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="courses")
+    module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="courses",
+                               null=True, blank=True)
     ends_at = models.DateTimeField(
         null=True, blank=True,
         help_text="when the course ends; retention periods (RETENTION_* settings) count from it")

@@ -55,9 +55,10 @@ def may_create_courses(user: User) -> bool:
 
 @transaction.atomic
 def course_create_for(*, by: User, title: str, slug: str, modules: Sequence[Module]) -> Course:
-    """A new course `slug` running `modules` in the order given, with `by` as its first
-    instructor. PermissionDenied unless `may_create_courses(by)`; PeopleRefused for a taken or
-    malformed slug, an empty title or no module."""
+    """A new course `slug` running `modules` in the order given (none: an empty course, whose
+    first repository sync brings its modules), with `by` as its first instructor.
+    PermissionDenied unless `may_create_courses(by)`; PeopleRefused for a taken or malformed
+    slug or an empty title."""
     if not may_create_courses(by):
         raise PermissionDenied("You may not create courses.")
     title, slug = title.strip(), slug.strip().lower()
@@ -68,12 +69,9 @@ def course_create_for(*, by: User, title: str, slug: str, modules: Sequence[Modu
     if not _SLUG.match(slug):
         raise PeopleRefused("The short name must be 3 to 100 lower-case letters, digits and "
                             "hyphens, starting and ending with a letter or digit.")
-    if not modules:
-        raise PeopleRefused("Choose at least one module (the course's repository can change "
-                            "them later).")
     if Course.objects.filter(slug=slug).exists():
         raise PeopleRefused(f"A course named '{slug}' exists already; choose another short name.")
-    course = Course.objects.create(slug=slug, title=title, module=modules[0])
+    course = Course.objects.create(slug=slug, title=title, module=modules[0] if modules else None)
     CourseModule.objects.bulk_create(
         [CourseModule(course=course, module=m, order=i) for i, m in enumerate(modules) if i])
     Enrollment.objects.create(course=course, user=by, role=Enrollment.Role.INSTRUCTOR)

@@ -64,8 +64,9 @@ class Limits:
 def url_check(url: str) -> None:
     """Raise RepositoryRefused unless the operator's settings allow fetching `url`.
 
-    The scheme must be in CONTENT_REPOSITORY_ALLOWED_SCHEMES; a `file://` URL (a local path)
-    only when "file" is listed. Other URLs need a host in CONTENT_REPOSITORY_ALLOWED_HOSTS
+    The scheme must be in CONTENT_REPOSITORY_ALLOWED_SCHEMES; a `file://` URL or an absolute
+    local path (a repository on the server's own disk) only when "file" is listed, as on
+    bin/run's local settings. Other URLs need a host in CONTENT_REPOSITORY_ALLOWED_HOSTS
     ("*" allows any) that resolves only to public addresses, unless
     CONTENT_REPOSITORY_ALLOW_PRIVATE is on. Credentials in the URL are refused (they would be
     stored and shown on the page).
@@ -74,7 +75,13 @@ def url_check(url: str) -> None:
     scheme = parts.scheme.lower()
     allowed_schemes = [s.lower() for s in settings.CONTENT_REPOSITORY_ALLOWED_SCHEMES]
     if not scheme or len(scheme) == 1:  # "/srv/x", "../x", "C:\\x": a local path
-        raise RepositoryRefused("a local path is not a repository URL; give an https:// URL")
+        if "file" not in allowed_schemes:
+            raise RepositoryRefused("a local path is not a repository URL here; give an "
+                                    "https:// URL")
+        if not url.strip().startswith("/"):
+            raise RepositoryRefused("give the local repository's absolute path (starting "
+                                    "with /) or its file:// URL")
+        return
     if scheme not in allowed_schemes:
         raise RepositoryRefused(
             f"the scheme '{scheme}' is not allowed here (allowed: {', '.join(allowed_schemes)})"
@@ -104,6 +111,12 @@ def url_check(url: str) -> None:
                 f"the host '{host}' resolves to {address}, an address of a private or local "
                 "network"
             )
+
+
+def url_normalised(url: str) -> str:
+    """`url` as stored and fetched: stripped, and an absolute local path as its file:// URL."""
+    text = url.strip()
+    return f"file://{text}" if text.startswith("/") else text
 
 
 def branch_check(branch: str) -> None:

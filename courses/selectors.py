@@ -42,7 +42,7 @@ ENROLLED_LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"),
                    ModelColumns(Module, "m"))
 ENROLLED_FROM = (f"FROM {Enrollment._meta.db_table} e "
                  f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
-                 f"JOIN {Module._meta.db_table} m ON m.id = c.module_id")
+                 f"LEFT JOIN {Module._meta.db_table} m ON m.id = c.module_id")
 ENROLLED_WHERE = "WHERE e.user_id = %s AND c.slug = %s AND e.is_active ORDER BY e.id LIMIT 1"
 _ENROLLED_SQL = f"SELECT {selects(ENROLLED_LAYOUT)} {ENROLLED_FROM} {ENROLLED_WHERE}"
 
@@ -50,10 +50,10 @@ _ENROLLED_SQL = f"SELECT {selects(ENROLLED_LAYOUT)} {ENROLLED_FROM} {ENROLLED_WH
 def enrollment_joined(enrollment: Model | None, course: Model | None,
                       module: Model | None) -> Enrollment:
     """The enrolment cut from a row by `ENROLLED_LAYOUT`, its course (with the course's
-    module) attached, so that reading them runs no query. The statement's inner joins
-    found all three."""
+    first module, None for a course that has none yet) attached, so that reading them runs
+    no query. The statement's inner join found the enrolment and the course."""
     enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
-    course.module = cast(Module, module)
+    course.module = cast(Module | None, module)
     enrollment.course = course
     return enrollment
 

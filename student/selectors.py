@@ -326,7 +326,10 @@ class ModulePage:
     @property
     def module(self) -> Module:
         """The module the page is about (the course's first on its course page)."""
-        return self.course_module.module if self.course_module else self.course.module
+        module = self.course_module.module if self.course_module else self.course.module
+        if module is None:  # a course running no module has no module page (see course.html)
+            raise Http404("This course runs no module yet.")
+        return module
 
 
 @dataclass(frozen=True)

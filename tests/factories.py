@@ -43,7 +43,8 @@ def predictions_made(*, student: Any, course: Course, lab_slug: str) -> None:
     from courses.models import Part
     from grading.models import Submission
 
-    for part in Part.objects.filter(exercise__module_id=course.module_id, spec__lab=lab_slug):
+    for part in Part.objects.filter(exercise__module_id__in=course.module_ids(),
+                                    spec__lab=lab_slug):
         Submission.objects.create(student=student, course=course, part=part, raw_answer="-",
                                   outcome=Submission.Outcome.INCORRECT, score=0.0,
                                   counts_as_attempt=True)

@@ -139,8 +139,10 @@ class ModuleDetailApi(ApiView):
     @extend_schema(responses=OutputSerializer, deprecated=True)
     def get(self, request: Request, course_slug: str) -> Response:
         """The course's first module (Markdown text). Deprecated: a course runs several
-        modules; read them with `modules/`."""
+        modules; read them with `modules/`. 404 for a course that runs no module yet."""
         access = self.access(course_slug)
+        if access.course.module is None:
+            raise ApiError(404, "not_found", "This course runs no module yet.")
         return Response(self.OutputSerializer(access.course.module).data)
 
 

@@ -16,3 +16,7 @@ SECRET_KEY = env("SECRET_KEY", default="local-development-key-not-for-production
 # Readable log lines in development (LOG_FORMAT=json for the production format).
 LOG_FORMAT = env("LOG_FORMAT", default="console")
 LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL)
+# A course team trying the service connects the repository on its own disk (a path or a
+# file:// URL) on the Content page; production keeps base's https-only allow-list.
+CONTENT_REPOSITORY_ALLOWED_SCHEMES = env.list("CONTENT_REPOSITORY_ALLOWED_SCHEMES",
+                                              default=["https", "file"])

@@ -58,10 +58,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
     """The course page (404 for a course the user is not in): a course of one module shows
     that module, section by section, with the student's own work; a course of several
-    modules lists them (progress, due dates, when one opens) with a link to each one's page.
-    `?a=&b=` choose Figure 5.1's words, `?row=` Figure 5.6's row."""
+    modules lists them (progress, due dates, when one opens) with a link to each one's page,
+    and a course with no module yet says so. `?a=&b=` choose Figure 5.1's words, `?row=`
+    Figure 5.6's row."""
     plan = course_plan_for_user(user=request.user, course_slug=course_slug)
-    if plan.several:
+    if plan.several or not plan.course_modules:
         (progress,) = course_progress_for_student(user=request.user, plan=plan)
         return render(request, "student/course.html", {"cp": progress, "course": plan.course})
     return _module_response(request, plan=plan)

@@ -68,11 +68,6 @@ def test_a_taken_reserved_or_malformed_short_name_is_refused(irene, module_05, s
         course_create_for(by=irene, title="Again", slug=slug, modules=[module_05])
 
 
-def test_a_course_needs_a_module(irene):
-    with pytest.raises(PeopleRefused, match="at least one module"):
-        course_create_for(by=irene, title="Empty", slug="empty-course", modules=[])
-
-
 # --- a class from a CSV file ---------------------------------------------------------------
 
 def test_a_csv_enrols_existing_people_finds_by_email_and_creates_the_others(course, irene,

@@ -153,7 +153,7 @@ def plan_build(*, run: str, students: int) -> dict[str, Any]:
     labs = [{"slug": lab.slug, "params": {
                 name: {k: spec[k] for k in ("type", "min", "max") if k in spec}
                 for name, spec in lab.param_schema.items() if spec["type"] in ("int", "float")}}
-            for lab in Lab.objects.filter(module_id=course.module_id).order_by("order")]
+            for lab in Lab.objects.filter(module=course.module).order_by("order")]
     return {
         "course": course.slug, "password": DEMO_PASSWORD, "students": names,
         "sessions": _sessions_create(names),
