@@ -1,8 +1,11 @@
 """The two README commands: bin/run stops everything it started whatever signal ends it, and
-bin/run and bin/test keep separate environments that never undo each other's install."""
+bin/run and bin/test keep separate environments that never undo each other's install; the
+guides' bin/manage runs a command in bin/run's environment."""
 
 import fcntl
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -160,3 +163,45 @@ def test_a_worker_that_dies_is_started_again_and_stopped_with_the_rest(tmp_path)
     finally:
         for pid in _marked_processes(mark):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_bin_manage_runs_a_command_in_the_service_s_environment_from_any_folder(tmp_path) -> None:
+    """The guides' `bin/manage ...` commands (issue 37): manage.py runs with .venv's Python
+    (made as bin/run makes it, without activating it), the local settings unless others
+    are set, the arguments as given, and relative paths read from the caller's folder."""
+    (tmp_path / "bin").mkdir()
+    for name in ("_env.sh", "manage"):
+        shutil.copy(ROOT / "bin" / name, tmp_path / "bin" / name)
+    (tmp_path / "requirements.lock").write_text("# the service's lock (empty here)\n")
+    (tmp_path / "manage.py").write_text(
+        "import json, os, sys\n"
+        "print(json.dumps({'python': sys.executable, 'argv': sys.argv[1:], 'cwd': os.getcwd(),"
+        " 'settings': os.environ['DJANGO_SETTINGS_MODULE']}))\n")
+    (tmp_path / "elsewhere").mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env |= {"PIP_NO_INDEX": "1", "PATH": "/usr/bin:/bin"}  # no activated environment
+
+    done = subprocess.run([str(tmp_path / "bin" / "manage"), "check_answers", "answers.jsonl"],
+                          cwd=tmp_path / "elsewhere", env=env, capture_output=True, text=True,
+                          timeout=300)
+
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(done.stdout)  # the install's messages went to stderr
+    assert ran["python"] == str(tmp_path / ".venv" / "bin" / "python")
+    assert ran["argv"] == ["check_answers", "answers.jsonl"]
+    assert ran["cwd"] == str(tmp_path / "elsewhere")
+    assert ran["settings"] == "config.settings.local"
+
+
+GUIDES = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md",
+          ROOT / "grading" / "checkers" / "README.md", ROOT / "courses" / "content" / "README.md"]
+
+
+@pytest.mark.parametrize("guide", GUIDES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_guides_give_commands_that_work_without_an_activated_environment(guide) -> None:
+    """`python manage.py ...` fails unless .venv is activated; the guides say `bin/manage`
+    (or name the environment's Python, `.venv/bin/python manage.py`, as a cron line does)."""
+    text = guide.read_text()
+    for found in re.finditer(r"(?<![/\w])python3? manage\.py|`manage\.py(\s|$)", text):
+        line = text.count("\n", 0, found.start()) + 1
+        raise AssertionError(f"{guide.relative_to(ROOT)}:{line}: {found.group()!r}")
