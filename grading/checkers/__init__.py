@@ -19,14 +19,15 @@ from grading.checkers.complex import ComplexChecker, uses_complex
 from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.lists import ListChecker
+from grading.checkers.matching import MatchingChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
-from grading.checkers.numeric import NumericAnswer, NumericChecker
+from grading.checkers.numeric import NumericAnswer
+from grading.checkers.plus_minus import PlusMinusNumeric, PlusMinusSymbolic
 from grading.checkers.quantities import round_sigfigs
 from grading.checkers.quantity import QuantityChecker
 from grading.checkers.sets import SetChecker
 from grading.checkers.strings import StringChecker
-from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.text import TextChecker
 from grading.checkers.vector import VectorChecker
 
@@ -50,8 +51,8 @@ __all__ = [
 GRADER_VERSION = "2.6.0"
 
 CHECKERS: dict[str, Checker[Any]] = {
-    "numeric": NumericChecker(),
-    "symbolic": SymbolicChecker(),
+    "numeric": PlusMinusNumeric(),    # NumericChecker, reading ± (plus_minus.py)
+    "symbolic": PlusMinusSymbolic(),  # SymbolicChecker, reading ±
     "vector": VectorChecker(),
     "integer": IntegerChecker(),
     "choice": ChoiceChecker(),
@@ -62,6 +63,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "list": ListChecker(),
     "string": StringChecker(),
     "equation": EquationChecker(),
+    "matching": MatchingChecker(),
 }
 
 _COMPLEX = ComplexChecker()
@@ -117,6 +119,8 @@ def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = 
     content validation is there to prevent.
     """
     checker = _checker(spec)
+    if _left_empty(raw, spec):
+        return _empty_result(spec)
     try:
         answer = checker.parse(raw, spec)
         verdict = checker.check(answer, spec, params or {})
@@ -139,6 +143,8 @@ def grade_keyed(raw: str, spec: Mapping[str, Any],
     """``grade`` and ``answer_key`` of one raw answer, reading it once (the answer path
     needs both: the verdict, and whether it repeats an earlier answer)."""
     checker = _checker(spec)
+    if _left_empty(raw, spec):
+        return _empty_result(spec), "empty"
     try:
         answer = checker.parse(raw, spec)
     except FormatError as exc:
@@ -166,11 +172,29 @@ def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
     Numbers compare by value (0.5, 0.50 and 1/2 are one answer; 12 significant digits), every
     other answer by its canonical form. Used so that repeating an answer costs no attempt.
     """
+    if _left_empty(raw, spec):
+        return "empty"
     try:
         answer = _checker(spec).parse(raw, spec)
     except FormatError:
         return None
     return _key_of(answer)
+
+
+def _left_empty(raw: object, spec: Mapping[str, Any]) -> bool:
+    """An empty answer to a part whose author allows one (STACK's "allow empty" input)."""
+    return bool(spec.get("allow_empty")) and (not isinstance(raw, str) or not raw.strip())
+
+
+def _empty_result(spec: Mapping[str, Any]) -> Result:
+    """An allowed empty answer is graded, worth the part's ``empty_credit`` (default 0):
+    an author sets 1 where leaving the box empty is the answer ("no such value")."""
+    credit = float(spec.get("empty_credit", 0) or 0)
+    if credit >= 1:
+        return Result("correct", 1.0, str(spec.get("feedback_correct", "Correct.")))
+    outcome: ResultOutcome = "partial" if credit > 0 else "incorrect"
+    return Result(outcome, credit, str(spec.get("empty_feedback", "You left this empty.")),
+                  misconception="empty")
 
 
 def _key_of(answer: Answer) -> str:

@@ -30,6 +30,7 @@ COMMON_KEYS = frozenset({
     "alternatives",
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
     "tests",  # question_tests.py: answers with their expected outcome, run by sync
+    "allow_empty", "empty_credit", "empty_feedback",  # an empty answer graded (__init__.py)
 })
 
 DEFAULT_CORRECT = "Correct."
@@ -100,6 +101,11 @@ class Checker(ABC, Generic[A]):
             problems.append("'lab_params' must map lab parameters to variant parameter names")
         if "points" in spec and not is_number(spec["points"]):
             problems.append("'points' must be a number")
+        if "allow_empty" in spec and not isinstance(spec["allow_empty"], bool):
+            problems.append("'allow_empty' must be true or false")
+        if "empty_credit" in spec and not (is_number(spec["empty_credit"])
+                                           and 0 <= spec["empty_credit"] <= 1):
+            problems.append("'empty_credit' must be a number from 0 to 1")
         return problems
 
     def self_check(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:

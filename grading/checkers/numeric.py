@@ -22,7 +22,6 @@ from grading.checkers.base import (
     check_misconception_shapes,
     feedback,
     functions_of,
-    is_number,
     misconception_list,
     names_of,
 )
@@ -37,6 +36,14 @@ from grading.checkers.mathparse import (
     parse,
 )
 from grading.checkers.mathparse.characters import normalize
+from grading.checkers.notation import (
+    NOTATION_KEYS,
+    STRING_KEYS,
+    check_notation,
+    check_strings,
+    comparison_verdict,
+    validate_notation,
+)
 from grading.checkers.quantities import (
     Number,
     log10_abs,
@@ -45,7 +52,15 @@ from grading.checkers.quantities import (
     round_half_away,
 )
 from grading.checkers.refs import answer_number, reference_number
-from grading.checkers.tolerance import DEFAULT_RTOL, TOLERANCE_KEYS, Tolerance
+from grading.checkers.tolerance import (
+    DEFAULT_RTOL,
+    TOLERANCE_KEYS,
+    Tolerance,
+    _positive_int,
+    _whole,
+    validate_reference_scalar,
+    validate_tolerance,
+)
 
 __all__ = [
     "DEFAULT_RTOL",
@@ -181,6 +196,7 @@ class NumericAnswer(Answer):
     expr: Expr | None = None
     sigfigs: tuple[int, int] | None = None
     value: Number | None = None  # computed once when the answer has no variables
+    precision_problem: str | None = None  # with precision_credit: the rule it breaks
 
 
 WRITTEN_KEYS = frozenset({"written_sigfigs", "written_decimals"})
@@ -228,7 +244,8 @@ class NumericChecker(Checker[NumericAnswer]):
     """One real number within ``rtol``/``atol``/``sigfigs``/``decimals``/``decades``."""
 
     type_name = "numeric"
-    spec_keys = frozenset({*TOLERANCE_KEYS, *WRITTEN_KEYS, "allow_infinity"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, *WRITTEN_KEYS, "allow_infinity", *NOTATION_KEYS,
+                           *STRING_KEYS})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> NumericAnswer:
         raw = raw if isinstance(raw, str) else ""
@@ -236,9 +253,17 @@ class NumericChecker(Checker[NumericAnswer]):
             raise FormatError("write a power of ten with ^, as in 1.5\u00d710^-3 (without it "
                               "this reads as 1.5\u00d710 \u2212 3)", None)
         infinity = bool(spec.get("allow_infinity"))
+        check_strings(raw, spec)
         expr = parse(read_plain_number(raw), variables=names_of(spec, "variables"),
                      functions=functions_of(spec), infinity=infinity)
-        check_written(expr, spec)
+        problem = None
+        try:
+            check_written(expr, spec)
+            check_notation(raw, expr, spec)
+        except FormatError as exc:
+            if spec.get("precision_credit") is None:
+                raise
+            problem = exc.message
         written = sigfigs_written(expr.node)
         text_form = expr.to_text()
         canonical = text_form
@@ -250,7 +275,7 @@ class NumericChecker(Checker[NumericAnswer]):
             if written is None and formatted != text_form:
                 canonical = f"{text_form} \u2248 {formatted}"
         return NumericAnswer(raw=raw, canonical=canonical, latex=expr.to_latex(), expr=expr,
-                             sigfigs=written, value=number)
+                             sigfigs=written, value=number, precision_problem=problem)
 
     def check(self, answer: NumericAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
@@ -262,6 +287,13 @@ class NumericChecker(Checker[NumericAnswer]):
                            answer.canonical)
         tolerance = Tolerance.from_spec(spec)
         reference = reference_number(spec["reference"], params)
+        compared = comparison_verdict(value, reference, spec, answer.canonical)
+        if compared is not None:
+            return compared
+        if tolerance.accepts(value, reference) and answer.precision_problem:
+            credit = float(spec["precision_credit"])  # Numbas' precisionPartialCredit
+            return Verdict(credit, "partial" if credit else "incorrect", f"The value is right, "
+                           f"but {answer.precision_problem}.", "precision", [], answer.canonical)
         if tolerance.accepts(value, reference):
             return Verdict(1.0, "correct", feedback(spec, True), None, [], answer.canonical)
         for item in misconception_list(spec):
@@ -279,6 +311,9 @@ class NumericChecker(Checker[NumericAnswer]):
         reference = reference_number(spec["reference"], params)
         if reference.is_infinite:
             return "oo" if reference.value > 0 else "-oo"
+        step = {"greater": 1, "less": -1}.get(str(spec.get("comparison")), 0)
+        if step:  # a value beyond the bound
+            reference = Number.of_fraction(reference.best() + step)
         exact = reference.best()
         written = written_text(exact, spec)
         if written is not None:
@@ -294,6 +329,7 @@ class NumericChecker(Checker[NumericAnswer]):
         problems += validate_reference_scalar(spec)
         problems += validate_tolerance(spec)
         problems += validate_written(spec)
+        problems += validate_notation(spec)
         if "allow_infinity" in spec and not isinstance(spec["allow_infinity"], bool):
             problems.append("'allow_infinity' must be true or false")
         problems += validate_misconception_tolerances(spec)
@@ -434,38 +470,3 @@ def near_miss_text(tolerance: Tolerance) -> str:
     else:
         asked = f"the answer must be right {tolerance.describe()}"
     return f"Close, but not within the precision asked: {asked}."
-
-
-def _positive_int(value: Any) -> bool:
-    return _whole(value, 1, 17)
-
-
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def validate_reference_scalar(spec: Mapping[str, Any]) -> list[str]:
-    """Problems with a one-number ``reference``."""
-    if "reference" not in spec:
-        return ["'reference' is missing"]
-    value = spec["reference"]
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        return ["'reference' must be an expression string (or a number)"]
-    if isinstance(value, str) and not value.strip():
-        return ["'reference' must not be empty"]
-    return []
-
-
-def validate_tolerance(spec: Mapping[str, Any]) -> list[str]:
-    """Problems with rtol/atol/sigfigs/decimals/decades."""
-    problems = []
-    for key in ("rtol", "atol", "decades"):
-        if key in spec and (not is_number(spec[key]) or spec[key] < 0):
-            problems.append(f"'{key}' must be a non-negative number")
-    if "rtol" in spec and is_number(spec["rtol"]) and spec["rtol"] >= 1:
-        problems.append("'rtol' is a fraction (0.01 means 1%) and must be below 1")
-    if "sigfigs" in spec and not _positive_int(spec["sigfigs"]):
-        problems.append("'sigfigs' must be a whole number from 1 to 17")
-    if "decimals" in spec and not _whole(spec["decimals"], 0, 15):
-        problems.append("'decimals' must be a whole number from 0 to 15")
-    return problems

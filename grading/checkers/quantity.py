@@ -43,12 +43,13 @@ from grading.checkers.numeric import (
     written_text,
 )
 from grading.checkers.refs import Number, answer_number, reference_number
+from grading.checkers.unit_answers import check_unit_only, read_unit_only, unit_text_of
 from grading.checkers.unit_expressions import read_unit_product
 from grading.checkers.units import SYMBOL_CHOICES, Unit, describe_dimension, read_unit
 
 __all__ = ["QuantityAnswer", "QuantityChecker", "split_quantity"]
 
-UNIT_MODES = ("required", "optional", "forbidden")
+UNIT_MODES = ("required", "optional", "forbidden", "only")
 UNIT_MATCHES = ("equivalent", "exact")
 QUANTITY_KEYS = frozenset({"unit", "units", "unit_mode", "unit_match", "magnitude_credit",
                            "unit_credit", "declare_units", "unit_symbols"})
@@ -139,6 +140,9 @@ class QuantityChecker(Checker[QuantityAnswer]):
         if len(raw) > MAX_QUANTITY_LENGTH:
             raise FormatError(f"the answer is too long (at most {MAX_QUANTITY_LENGTH} "
                               f"characters)", None)
+        if _mode(spec) == "only":  # a unit without a number (unit_answers.py)
+            unit = read_unit_only(raw, declared=_declared(spec), symbols=_symbols(spec))
+            return QuantityAnswer(raw=raw, canonical=unit.text, latex=unit.latex(), unit=unit)
         try:
             return self._parse_split(raw, spec)
         except FormatError as exc:
@@ -198,6 +202,10 @@ class QuantityChecker(Checker[QuantityAnswer]):
     def check(self, answer: QuantityAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
         params = params or {}
+        if _mode(spec) == "only" and answer.unit is not None:
+            key = read_unit(unit_text_of(spec), declared=_declared(spec), symbols=_symbols(spec))
+            return check_unit_only(answer.unit, key, spec, answer.canonical,
+                                   declared=_declared(spec), symbols=_symbols(spec))
         assert answer.value is not None  # noqa: S101 - always set by parse
         reference, ref_unit = self._reference(spec, params)
         tolerance = Tolerance.from_spec(spec)
@@ -274,6 +282,8 @@ class QuantityChecker(Checker[QuantityAnswer]):
         return None
 
     def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        if _mode(spec) == "only":
+            return unit_text_of(spec)
         reference, unit = self._reference(spec, params)
         number = written_text(reference.best(), spec) or _number_text(reference)
         if _mode(spec) == "forbidden" or unit is None:
@@ -284,10 +294,10 @@ class QuantityChecker(Checker[QuantityAnswer]):
         problems = super().validate_spec(spec)
         if spec.get("type") == "numeric" and "units" in spec:  # a numeric part with units
             problems = [p for p in problems if p != "'type' must be 'quantity'"]
-        if "reference" not in spec:
+        if "reference" not in spec and _mode(spec) != "only":
             problems.append("'reference' is missing")
-        elif isinstance(spec["reference"], bool) or not isinstance(spec["reference"],
-                                                                   str | int | float):
+        elif "reference" in spec and (isinstance(spec["reference"], bool) or not isinstance(
+                spec["reference"], str | int | float)):
             problems.append("'reference' must be an expression string (or a number)")
         problems += validate_units(spec)
         problems += validate_tolerance(spec)
@@ -300,6 +310,8 @@ class QuantityChecker(Checker[QuantityAnswer]):
 
     def misconception_problems(self, spec: Mapping[str, Any],
                                params: Mapping[str, Any]) -> list[str]:
+        if _mode(spec) == "only":
+            return []  # misconceptions of a unit-only part are units
         problems = []
         reference, ref_unit = self._reference(spec, params)
         tolerance = Tolerance.from_spec(spec)
@@ -368,7 +380,8 @@ def validate_units(spec: Mapping[str, Any]) -> list[str]:
                             for symbol, meanings in SYMBOL_CHOICES.items())
         problems.append(f"'unit_symbols' must map a symbol to one of its meanings ({choices})")
     if spec.get("unit_mode", "required") not in UNIT_MODES:
-        problems.append("'unit_mode' must be \"required\", \"optional\" or \"forbidden\"")
+        problems.append("'unit_mode' must be \"required\", \"optional\", \"forbidden\" or "
+                        "\"only\"")
     if spec.get("unit_match", "equivalent") not in UNIT_MATCHES:
         problems.append("'unit_match' must be \"equivalent\" or \"exact\"")
     for key in ("magnitude_credit", "unit_credit"):

@@ -42,6 +42,7 @@ from grading.checkers.marking_rules import (
 from grading.checkers.mathparse import Expr, FormatError, Node, parse, to_sympy
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.render import to_text
+from grading.checkers.notation import STRING_KEYS, check_strings, validate_notation
 from grading.checkers.refs import parse_reference, sympy_params
 from grading.checkers.sampling import DOMAINS, Comparison, Domain, compare
 from grading.checkers.substitution import number, substitute
@@ -57,7 +58,7 @@ _MAX_RENAMED = 4
 #: Keys of the form and marking rules (forms.py, marking_rules.py).
 MARKING_KEYS = frozenset({"form", "form_credit", "required_functions", "forbidden_functions",
                           "forbidden_operators", "equivalent_up_to", "rename_variables",
-                          "partial_credit", "arbitrary_constant"})
+                          "partial_credit", "arbitrary_constant", *STRING_KEYS})
 _NOT_GENERAL = ("There is always more than one possibility: add an arbitrary constant "
                 "(+ C). Your answer is not the most general solution.")
 
@@ -77,6 +78,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
     spec_keys = frozenset({"domain", "rtol", "atol", "allow_infinity"}) | MARKING_KEYS
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SymbolicAnswer:
+        check_strings(raw if isinstance(raw, str) else "", spec)
         expr = _read(raw if isinstance(raw, str) else "", spec)
         message = usage_check(expr.node, forbidden=_function_names(spec, "forbidden_functions"),
                               operators=_strings(spec, "forbidden_operators"))
@@ -176,7 +178,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
         return reference.to_text()
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
-        problems = super().validate_spec(spec)
+        problems = super().validate_spec(spec) + validate_notation(spec)
         reference = spec.get("reference")
         if not isinstance(reference, str) or not reference.strip():
             problems.append("'reference' must be an expression string")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from grading.checkers.base import is_number
 from grading.checkers.quantities import Number, log10_abs, round_decimals, round_sigfigs
 
 __all__ = ["DEFAULT_RTOL", "TOLERANCE_KEYS", "Tolerance"]
@@ -191,3 +192,38 @@ def _within_decades(answer: Fraction, reference: Fraction, decades: float) -> bo
     if (answer > 0) != (reference > 0):
         return False
     return abs(log10_abs(answer) - log10_abs(reference)) <= decades * (1 + 1e-12) + 1e-12
+
+
+def _positive_int(value: Any) -> bool:
+    return _whole(value, 1, 17)
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def validate_reference_scalar(spec: Mapping[str, Any]) -> list[str]:
+    """Problems with a one-number ``reference``."""
+    if "reference" not in spec:
+        return ["'reference' is missing"]
+    value = spec["reference"]
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ["'reference' must be an expression string (or a number)"]
+    if isinstance(value, str) and not value.strip():
+        return ["'reference' must not be empty"]
+    return []
+
+
+def validate_tolerance(spec: Mapping[str, Any]) -> list[str]:
+    """Problems with rtol/atol/sigfigs/decimals/decades."""
+    problems = []
+    for key in ("rtol", "atol", "decades"):
+        if key in spec and (not is_number(spec[key]) or spec[key] < 0):
+            problems.append(f"'{key}' must be a non-negative number")
+    if "rtol" in spec and is_number(spec["rtol"]) and spec["rtol"] >= 1:
+        problems.append("'rtol' is a fraction (0.01 means 1%) and must be below 1")
+    if "sigfigs" in spec and not _positive_int(spec["sigfigs"]):
+        problems.append("'sigfigs' must be a whole number from 1 to 17")
+    if "decimals" in spec and not _whole(spec["decimals"], 0, 15):
+        problems.append("'decimals' must be a whole number from 0 to 15")
+    return problems
