@@ -18,6 +18,11 @@ from courses.sanitizer import MATHML_ATTRIBUTES, MATHML_TAGS, sanitize_html
 DISPLAY_MATHS = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_MATHS = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$(?!\$)", re.DOTALL)
 _PLACEHOLDER = "\x00MATH{}\x00"
+#: latex2mathml writes a one-letter `\mathrm{s}` as `<mi>&#x00073;</mi>` (the letter as a
+#: character reference, without `mathvariant`), which a browser draws in italics like a
+#: variable; every other upright letter it marks `mathvariant="normal"`. A plain letter is
+#: written as itself (`<mi>x</mi>`), so an ASCII letter written as a reference is upright.
+_UPRIGHT_LETTER = re.compile(r"<mi>(&#x0*(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]);)</mi>")
 _MARKDOWN_EXTENSIONS = ["extra", "sane_lists"]
 #: Table alignment as `align`, not `style` (the sanitiser allows no style attribute).
 _MARKDOWN_CONFIGS = {"extra": {"tables": {"use_align_attribute": True}}}
@@ -48,6 +53,7 @@ def _mathml(latex: str, *, display: bool) -> str:
         rendered = latex_to_mathml(latex.strip(), display="block" if display else "inline")
     except Exception:  # a formula latex2mathml cannot read is shown as its source, never a 500
         return source
+    rendered = _UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', rendered)
     if not _plain_mathml(rendered):
         return source
     return f'<div class="math-display">{rendered}</div>' if display else rendered

@@ -1,5 +1,6 @@
-"""Lab parameters as people read them: each parameter's label from the lab's schema with its
-name (the name the results and the API use), and its value as text, never a Python dict."""
+"""Lab parameters as people read them: each parameter's label as the lab's author wrote it in
+its schema (never the raw name, `sigmas` or `word_a`, which only the API uses), and its value
+as text, never a Python dict."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,22 +13,11 @@ class ParamItem:
     label: str
     value: str
 
-    @property
-    def label_has_name(self) -> bool:
-        return self.label == self.name or names_in_label(self.name, self.label)
-
-
-def names_in_label(name: str, label: str) -> bool:
-    """Whether `label` already says `name` (case and underscores aside): "Steps" says steps."""
-    return name.replace("_", " ").lower() in label.replace("_", " ").lower()
-
 
 def field_label(name: str, spec: Mapping[str, Any]) -> str:
-    """A form field's label: the schema's label, followed by the parameter's name when the
-    label does not say it ("Score scale (length of v) · sharpness"), so that the form, the
-    run's page and its results use the same word."""
-    label = str(spec.get("label") or name)
-    return label if names_in_label(name, label) else f"{label} · {name}"
+    """A form field's label: the schema's label as its author wrote it (the parameter's name
+    only when the schema gives none), the same words as the run's page uses."""
+    return str(spec.get("label") or name)
 
 
 def value_text(value: Any) -> str:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("invite/<str:token>/", invites.invite, name="invite"),
     path(COURSE, module.course_module, name="course-module"),
     path(COURSE + "modules/<slug:module_slug>/", module.module_page, name="module-page"),
+    path(COURSE + "parts/<int:part_id>/", answers.part_fragment, name="part-fragment"),
     path(COURSE + "parts/<int:part_id>/answer/", answers.part_answer, name="part-answer"),
     path(COURSE + "parts/<int:part_id>/preview/", answers.part_preview, name="part-preview"),
     path(COURSE + "answers/<int:submission_id>/", answers.submission_detail, name="submission"),

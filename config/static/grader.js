@@ -85,7 +85,9 @@
         if (progress && typeof data.progress === "number") { progress.value = data.progress; }
         if (label && data.label) { label.textContent = data.label; }
         if (data.finished || data.waiting === false) {
-          window.location.reload();
+          var part = el.closest(".part");
+          var refresh = el.getAttribute("data-refresh");
+          if (part && refresh) { refreshPart(part, refresh); } else { window.location.reload(); }
           return;
         }
         delay = Math.min(delay * 1.3, 3000);
@@ -199,7 +201,51 @@
       var values = splitMatrix(text.value);
       if (values.length === rows) { fill(values, 0, 0); }
     });
+    // One input shown, labelled: the grid, under the part's "Your answer" label (which
+    // then names the first cell); the text field stays in the form, out of sight, and
+    // carries the answer the cells write into it.
+    var label = text.id && form.querySelector('label[for="' + text.id + '"]');
+    if (label && cells.length) { label.htmlFor = cells[0].id; }
+    text.type = "hidden";
     table.hidden = false;
+  }
+
+  // Replace `part` with the server's fragment of its new state (`html`), wire it up, and say
+  // its verdict (or notice) through the page's live region; with `focus`, move focus there.
+  function swapPart(part, html, focus) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html.trim();
+    var fresh = holder.content.firstElementChild;
+    if (!fresh || fresh.id !== part.id) { throw new Error("not this part"); }
+    part.replaceWith(fresh);
+    fresh.querySelectorAll("[data-matrix-cells]").forEach(setupMatrix);
+    fresh.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
+    fresh.querySelectorAll("[data-poll]").forEach(setupPoll);
+    var said = fresh.querySelector(".part-notice") || fresh.querySelector(".verdict");
+    var target = said || fresh;
+    if (focus) {
+      if (!target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
+      target.focus({ preventScroll: false });
+    }
+    var region = announcer();
+    region.textContent = "";
+    var attempts = fresh.querySelector(".attempts");
+    var text = (said ? said.textContent : "") + " " + (attempts ? attempts.textContent : "");
+    setTimeout(function () { region.textContent = text.replace(/\s+/g, " ").trim(); }, 50);
+  }
+
+  // A prediction's lab run has finished: fetch the part's new state and swap it in, so that
+  // what the student typed elsewhere on the page, and their place, are kept (a reload lost
+  // both). Focus moves to the verdict only if the student was still in this part.
+  function refreshPart(part, url) {
+    var within = part.contains(document.activeElement);
+    fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return response.text();
+      })
+      .then(function (html) { swapPart(part, html, within); })
+      .catch(function () { window.location.reload(); });
   }
 
   // One polite live region for the page: a replaced part's own live regions are new nodes,
@@ -239,23 +285,7 @@
         if (!response.ok) { throw new Error("HTTP " + response.status); }
         return response.text();
       }).then(function (html) {
-        var holder = document.createElement("template");
-        holder.innerHTML = html.trim();
-        var fresh = holder.content.firstElementChild;
-        if (!fresh || fresh.id !== part.id) { throw new Error("not this part"); }
-        part.replaceWith(fresh);
-        fresh.querySelectorAll("[data-matrix-cells]").forEach(setupMatrix);
-        fresh.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
-        fresh.querySelectorAll("[data-poll]").forEach(setupPoll);
-        var said = fresh.querySelector(".part-notice") || fresh.querySelector(".verdict");
-        var target = said || fresh;
-        if (!target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
-        target.focus({ preventScroll: false });
-        var region = announcer();
-        region.textContent = "";
-        var attempts = fresh.querySelector(".attempts");
-        var text = (said ? said.textContent : "") + " " + (attempts ? attempts.textContent : "");
-        setTimeout(function () { region.textContent = text.replace(/\s+/g, " ").trim(); }, 50);
+        swapPart(part, html, true);
       }).catch(function () {
         form.removeAttribute("data-busy");
         form.submit();

@@ -241,14 +241,20 @@ def per_word(result: dict[str, Any]) -> list[tuple[str, str]]:
     for word, e_row, a_row, c_row, j in zip(result["target_tokens"], scores, result["alpha"],
                                             contexts, result["argmax"], strict=True):
         others = max((a for k, a in enumerate(a_row) if k != j), default=0.0)
-        text = f"looks at '{source[j]}': weight {fmt(a_row[j], 3)}"
+        text = f"looks at {_quoted(source[j])}: weight {fmt(a_row[j], 3)}"
         if e_row:
             text += f" (score {fmt(e_row[j], 3)})"
         text += f", next largest weight {fmt(others, 3)}"
         if c_row:
-            text += f"; context = {fmt(c_row[j], 3)} on '{source[j]}'"
-        rows.append((f"Writing '{word}'", text))
+            text += f"; context = {fmt(c_row[j], 3)} on {_quoted(source[j])}"
+        rows.append((f"Writing {_quoted(word)}", text))
     return rows
+
+
+def _quoted(word: str) -> str:
+    """A word in curly double quotes: French words end in an apostrophe ("L'"), which
+    straight single quotes would run into ('L'')."""
+    return f"\u201c{word}\u201d"
 
 
 def KEY_RESULTS(result: dict[str, Any]) -> list[tuple[str, str]]:

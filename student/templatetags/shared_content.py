@@ -14,7 +14,7 @@ from courses.rendering import render_markdown
 register = template.Library()
 
 #: Rendered content changes only with its text or the renderer (bump on a renderer change).
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 CACHE_SECONDS = 24 * 3600
 
 

@@ -76,6 +76,18 @@ def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpRes
 
 
 @login_required
+@require_GET
+def part_fragment(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
+    """The part's current state as the HTML fragment of the module page: the page's script
+    swaps it in when a prediction's lab run has finished, instead of reloading the page
+    (which lost what the student had typed in other parts, and their place)."""
+    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    part = part_view_for_student(user=request.user, target=target, notice="")
+    return render(request, "student/_part.html", {
+        "part": part, "course": target.course, "exercise": target.part.exercise})
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
     """How an answer would be read. GET `?answer=` gives JSON (for the live preview); a POST

@@ -37,7 +37,8 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
             form.add_lab_errors(exc)
             status = 400
         except LabRunRefused as exc:
-            form.add_error(None, str(exc))
+            if exc.code != "predict_first" or not page.predictions_due:
+                form.add_error(None, str(exc))  # else the page's "Predict first" notice says it
             status = 409
         else:
             return HttpResponseRedirect(reverse("lab-run", args=[course_slug, run.uuid]))
@@ -48,6 +49,7 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
         "back": links.lab(page.lab.module_id, page.lab.slug),
         "predictions_due": [(e, links.exercise(e.module_id, e.slug))
                             for e in page.predictions_due],
+        "refused": status == 409,
     }, status=status)
 
 

@@ -190,7 +190,7 @@ def test_each_output_word_shows_its_score_weight_and_context():
     result = attention.run({}, rng=np.random.default_rng(1))
     rows = dict(attention.KEY_RESULTS(result))
     assert "Context value" in rows
-    zone = rows["Writing 'zone'"]
-    assert "looks at 'Area'" in zone and "score" in zone and "weight" in zone
+    zone = rows["Writing \u201czone\u201d"]
+    assert "looks at \u201cArea\u201d" in zone and "score" in zone and "weight" in zone
     assert "context" in zone
     assert len([label for label in rows if label.startswith("Writing")]) == 14

@@ -119,18 +119,20 @@ def _text(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
 
 
-def test_the_attention_form_names_the_parameter_the_results_call_sharpness(client, alice, course):
+def test_the_forms_show_the_authors_labels_without_raw_parameter_names(client, alice, course):
     client.force_login(alice)
-    page = client.get(_lab_url(course, "attention")).content.decode()
-    label = re.search(r'<label for="id_sharpness">(.*?)</label>', page, re.S)
-    assert label is not None and "sharpness" in _text(label.group(1))
+    attention = client.get(_lab_url(course, "attention")).content.decode()
+    label = re.search(r'<label for="id_sharpness">(.*?)</label>', attention, re.S)
+    assert label is not None and _text(label.group(1)) == "Score scale (length of v)"
+    words = client.get(_lab_url(course, "word-vectors")).content.decode()
+    assert '<label for="id_word_a">First word</label>' in words
 
 
-def test_a_form_label_that_already_says_the_name_is_left_alone(client, alice, course, lab):
+def test_a_form_label_is_the_schemas_label(client, alice, course, lab):
     client.force_login(alice)
     page = client.get(_lab_url(course)).content.decode()
     assert '<label for="id_steps">Steps</label>' in page
-    assert re.search('<label for="id_sigmas"><math[^>]*>.*?</math> values · sigmas</label>', page)
+    assert re.search('<label for="id_sigmas"><math[^>]*>.*?</math> values</label>', page)
 
 
 def test_a_run_page_lists_its_parameters_with_labels_not_a_dict(client, alice, course, lab):
@@ -139,7 +141,8 @@ def test_a_run_page_lists_its_parameters_with_labels_not_a_dict(client, alice, c
     client.force_login(alice)
     page = client.get(reverse("lab-run", args=[course.slug, run.uuid])).content.decode()
     text = _text(page)
-    assert "Hidden units = 8" in text and "values sigmas = 0.5, 1, 1.5, 2" in text
+    assert "Hidden units = 8" in text and "values = 0.5, 1, 1.5, 2" in text
+    assert "sigmas" not in text and "param-name" not in page
     assert re.search(r'<span class="param-label"><math[^>]*>.*?</math> values</span>', page)
     assert "{" not in text.split("Parameters", 1)[1].split("Seed", 1)[0]
 
