@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from courses.models import Part
+from courses.models import Lab, Part
 from labs.models import LabRun
 from labs.predictions import lab_run_execute_and_grade
 from tests.browser.conftest import sign_in
@@ -67,8 +67,7 @@ def test_labs_show_their_authors_labels_and_quote_french_words(page: Page, live_
         assert not any(name in labels for name in names), labels
     expect(form.get_by_label("First word")).to_be_visible()
 
-    run = _stored_run(LabRun._meta.get_field("lab").related_model.objects.get(slug="attention"),
-                      course, alice)
+    run = _stored_run(Lab.objects.get(slug="attention"), course, alice)
     page.goto(f"{live_server.url}/courses/{course.slug}/runs/{run.uuid}/")
     params = page.locator(".params-list").inner_text()
     assert "sharpness" not in params and "Score scale (length of v) = " in params, params
