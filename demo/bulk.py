@@ -8,6 +8,7 @@ feedback while a million of them take seconds to generate.
 """
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,7 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Part
-from grading.checkers import GRADER_VERSION, answer_key, grade
+from grading.checkers import GRADER_VERSION, answer_key, checker_for, grade
 from grading.checkers.base import misconception_list
 from grading.models import DefaultVariant, PartProgress, StudentProgress, Submission
 from grading.progress import answer_digest, progress_rebuild
@@ -58,14 +59,50 @@ class PartPool:
     invalid: Answer
 
 
-def _raw_from(expr: str, spec: dict[str, Any], params: dict[str, Any]) -> str:
-    if spec.get("type") in ("numeric", "integer"):
+_NUMBER = re.compile(r"(?<![\w.])\d+(\.\d+)?(?![\w.])")
+#: A text part's wrong answers: sentences a student might write (graded by its rubric).
+_TEXT_GUESSES = ("I think it is because the numbers get smaller each time.",
+                 "a guess I am not sure about")
+
+
+def _raw_from(expr: Any, spec: dict[str, Any], params: dict[str, Any]) -> str:
+    """`expr` (the key, or a misconception's answer) as a student would type it, in the part's
+    own notation (a list part's key `["tokens", "d_model/h"]` is `[10, 64]`); "" when it
+    cannot be written (a part marked against earlier answers, a prediction)."""
+    if spec.get("type") == "choice":
+        return str(expr) if isinstance(expr, str) else ""
+    if spec.get("type") in ("numeric", "integer") and isinstance(expr, str):
         try:
             value = float(reference_value(expr, params))
         except (TypeError, ValueError):
             return expr
         return str(int(value)) if value.is_integer() else f"{value:.6g}"
-    return expr
+    try:
+        return checker_for(spec).reference_answer({**spec, "reference": expr}, params)
+    except Exception:  # a key that cannot be written gives no candidate
+        return ""
+
+
+def _slips(key: str) -> list[str]:
+    """Plausible wrong answers of the key's own shape: each of its first three numbers in
+    turn changed as a slip changes it (a whole number off by one, a decimal's point moved)."""
+    out = []
+    for found in list(_NUMBER.finditer(key))[:3]:
+        number = found.group()
+        slip = str(int(number) + 1) if found.group(1) is None else f"{float(number) * 10:g}"
+        out.append(key[:found.start()] + slip + key[found.end():])
+    return out
+
+
+def _wrong_candidates(spec: dict[str, Any], key: str) -> list[str]:
+    """Wrong answers of the part's own type: another option of a choice, sentences for a
+    text part, and the key with a slip for every other type."""
+    if spec.get("type") == "choice":
+        correct = set(spec.get("correct", []))
+        return [str(o.get("key")) for o in spec.get("options", []) if o.get("key") not in correct]
+    if spec.get("type") == "text":
+        return list(_TEXT_GUESSES)
+    return _slips(key) if key else []
 
 
 def _graded(raw: str, spec: dict[str, Any], params: dict[str, Any]) -> Answer | None:
@@ -89,10 +126,12 @@ def part_pools(course: Course) -> list[PartPool]:
     for part in parts:
         spec = dict(part.spec)
         params = default_variant(exercise=part.exercise).params
-        candidates = [_raw_from(str(spec.get("reference", "")), spec, params)]
-        candidates += [_raw_from(str(m.get("answer", "")), spec, params)
+        key = (",".join(map(str, spec.get("correct", []))) if spec.get("type") == "choice"
+               else _raw_from(spec.get("reference", ""), spec, params))
+        candidates = [key]
+        candidates += [_raw_from(m.get("answer", ""), spec, params)
                        for m in misconception_list(spec)]
-        candidates += ["0", "2", "0.5", "a guess I am not sure about"]
+        candidates += _wrong_candidates(spec, key)
         right: list[Answer] = []
         wrong: list[Answer] = []
         for raw in dict.fromkeys(c for c in candidates if c):

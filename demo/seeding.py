@@ -11,6 +11,9 @@ from grading.models import DefaultVariant
 
 DEMO_PASSWORD = "demo-pass-5"  # noqa: S105 (printed for the demo; not a real secret)
 DEMO_MODULE_SLUG = "module-05"
+#: The demo course's name: it runs Module 5 (recurrent networks to attention) and every other
+#: synced module after it (Module 6, self-attention).
+DEMO_COURSE_TITLE = "Sequence models and attention (demo)"
 
 
 #: The demo student who gets the module's own numbers (0.85 and 40 steps, ...) in every exercise.
@@ -26,7 +29,8 @@ class DemoResult:
 
 
 def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -> DemoResult | None:
-    """Create a course run of Module 5 with `instructor`, `ta` and `student1..N`; student1
+    """Create a course running Module 5 and the other synced modules (DEMO_COURSE_TITLE)
+    with `instructor`, `ta` and `student1..N`; student1
     gets the default variant (the module's own numbers), the others seeded ones.
 
     Idempotent: existing users keep their passwords and enrolments are updated in place.
@@ -39,7 +43,7 @@ def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -
         module = Module.objects.active().filter(slug=DEMO_MODULE_SLUG).first()
         if module is None:
             raise LookupError("Module 5 is not loaded: run `manage.py sync_content` first.")
-        course = course_create(slug=course_slug, title=f"{module} (demo)", module=module)
+        course = course_create(slug=course_slug, title=DEMO_COURSE_TITLE, module=module)
         # Every other synced module runs in the demo course too, after Module 5, by number.
         others = sorted(Module.objects.active().exclude(pk=module.pk),
                         key=lambda m: (len(m.number), m.number))
