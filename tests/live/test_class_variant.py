@@ -82,6 +82,10 @@ def test_an_own_variant_session_shows_each_phone_its_own_numbers(course, irene, 
     page = _client(own_1024).get(reverse("live:phone", args=[session.code])).content.decode()
     prompt = page.split('class="live-prompt"', 1)[1].split("</div>", 1)[0]
     assert _width(prompt) == "1,024"
+    projector = _client(irene).get(reverse("live:projector", args=[course.slug, session.pk]))
+    text = projector.content.decode()
+    assert _width(text.split('class="live-prompt"', 1)[1].split("</div>", 1)[0]) == "512"
+    assert "each phone shows its student's own" in text
 
 
 def test_the_locked_answer_reads_as_its_option_text_and_the_feedback_as_maths(
