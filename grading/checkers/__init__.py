@@ -18,6 +18,7 @@ from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
 from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.latex_input import LatexInput
 from grading.checkers.lists import ListChecker
 from grading.checkers.matching import MatchingChecker
 from grading.checkers.mathparse import FormatError
@@ -95,6 +96,12 @@ class Result:
         return self.outcome != "invalid"
 
 def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
+    if spec.get("latex"):
+        return LatexInput(_plain_checker(spec))  # LaTeX answers and keys (latex_input.py)
+    return _plain_checker(spec)
+
+
+def _plain_checker(spec: Mapping[str, Any]) -> Checker[Any]:
     answer_type = spec.get("type")
     if not isinstance(answer_type, str) or answer_type not in CHECKERS:
         raise ValueError(f"unknown answer type {answer_type!r}")

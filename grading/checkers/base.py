@@ -31,6 +31,7 @@ COMMON_KEYS = frozenset({
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
     "tests",  # question_tests.py: answers with their expected outcome, run by sync
     "allow_empty", "empty_credit", "empty_feedback",  # an empty answer graded (__init__.py)
+    "latex",  # latex_input.py: LaTeX answers and keys are read
 })
 
 DEFAULT_CORRECT = "Correct."

@@ -40,6 +40,8 @@ SPECIAL_MESSAGES = {
          "(0.15 rather than 15%)",
     ",": "unexpected ',' at character {pos}: use a point for decimals (0.85) and no "
          "separators inside numbers (1000)",
+    "\\": "'\\' at character {pos}: LaTeX is not read in this answer; did you mean the "
+          "plain form (1/2 for \\frac{{1}}{{2}}, sqrt(x) for \\sqrt{{x}})?",
 }
 
 
