@@ -8,12 +8,13 @@ from django.urls import include, path
 from config.favicon import favicon
 from config.guides import guide
 from instructor.people_views import new_course
+from student.views.accounts import SignInView
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("docs/", guide, name="guides"),
     path("docs/<slug:name>.html", guide, name="guide"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),

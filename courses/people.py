@@ -203,7 +203,8 @@ def invite_sign_up(*, token: str, username: str, email: str, password: str,
         raise PeopleRefused("A username has 1 to 150 characters.")
     if User.objects.filter(Q(username__iexact=username) | Q(email__iexact=email)).exists():
         raise PeopleRefused("An account with this username or e-mail exists already: sign in "
-                            "with it, then open the link again.")
+                            "with it above to join. If your instructor added you and you "
+                            "have no password yet, ask them for a password link.")
     user = User(username=username, email=email, first_name=first_name.strip()[:150],
                 last_name=last_name.strip()[:150])
     try:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.query_params import int_param
 from courses.models import Enrollment, Module
+from courses.password_links import password_link_create
 from courses.people import (
     PeopleRefused,
     course_create_for,
@@ -105,6 +106,25 @@ def member_role(request: HttpRequest, access: StaffAccess, enrollment_id: int) -
     return _act(request, access, lambda: enrollment_role_change(
         course=access.course, by=access.user, enrollment_id=enrollment_id, role=role),
         "Role changed.")
+
+
+@require_POST
+@staff_view
+def member_password_link(request: HttpRequest, access: StaffAccess,
+                         enrollment_id: int) -> HttpResponse:
+    """A password link for a member who has no password yet, shown on the People page for the
+    instructor to send (made again on each request: the page is not reloaded with it)."""
+    _instructors_only(access)
+    try:
+        link = password_link_create(course=access.course, by=access.user,
+                                     enrollment_id=enrollment_id)
+    except PeopleRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(_people_url(access))
+    url = request.build_absolute_uri(reverse("password_reset_confirm", kwargs={
+        "uidb64": link.uidb64, "token": link.token}))
+    return _page(request, access, people=people_page(course=access.course),
+                 password_link=link, password_url=url)
 
 
 @require_POST

@@ -25,6 +25,8 @@ urlpatterns = [
     path("people/upload/", people_views.people_upload, name="people-upload"),
     path("people/<int:enrollment_id>/role/", people_views.member_role, name="member-role"),
     path("people/<int:enrollment_id>/active/", people_views.member_active, name="member-active"),
+    path("people/<int:enrollment_id>/password-link/", people_views.member_password_link,
+         name="member-password-link"),
     path("people/invites/", people_views.invite_new, name="invite-new"),
     path("people/invites/<int:invite_id>/end/", people_views.invite_end, name="invite-end"),
     path("export/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),

@@ -2,13 +2,19 @@
 
 from django.urls import path
 
-from student.views import answers, invites, labs, module
+from student.views import accounts, answers, invites, labs, module
 
 COURSE = "courses/<slug:course_slug>/"
 
 urlpatterns = [
     path("", module.home, name="home"),
     path("invite/<str:token>/", invites.invite, name="invite"),
+    path("accounts/password/<uidb64>/<token>/", accounts.PasswordSetView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/password-reset/", accounts.PasswordResetRequestView.as_view(),
+         name="password_reset"),
+    path("accounts/password-reset/sent/", accounts.PasswordResetSentView.as_view(),
+         name="password_reset_done"),
     path(COURSE, module.course_module, name="course-module"),
     path(COURSE + "modules/<slug:module_slug>/", module.module_page, name="module-page"),
     path(COURSE + "parts/<int:part_id>/", answers.part_fragment, name="part-fragment"),

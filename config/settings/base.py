@@ -141,6 +141,17 @@ PASSWORD_HASHERS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
+# Password links (an instructor's, courses/password_links.py) and reset e-mails last this long.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=7 * 24 * 3600)
+
+# E-mail: EMAIL_URL says where mail goes (smtp+tls://user:password@host:587, smtp://...,
+# consolemail://); DEFAULT_FROM_EMAIL is its sender. Unset, the service sends no mail and the
+# sign-in page offers no password reset by e-mail (instructors send password links instead).
+EMAIL_URL = env("EMAIL_URL", default="")
+globals().update(env.email_url_config(EMAIL_URL) if EMAIL_URL else
+                 {"EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend"})
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="grader@localhost")
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = env("TIME_ZONE", default="UTC")

@@ -1,8 +1,10 @@
 """The invite link page: `/invite/<token>/` joins the course with the link's role, signing in
-first or creating an account there."""
+first (its sign-in form posts to the site's sign-in, which brings the person back here) or
+creating an account there."""
 
 from typing import cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.models import User
@@ -47,5 +49,5 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "student/invite.html", {
         "invite": found, "open": found.open_at(timezone.now()), "error": error,
         "form": request.POST if request.method == "POST" else {},
-        "login_url": f"{reverse('login')}?next={request.path}",
+        "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,
     }, status=400 if error else 200)

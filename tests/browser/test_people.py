@@ -42,10 +42,11 @@ def test_an_instructor_creates_a_course_and_a_newcomer_joins_it_through_an_invit
         newcomer.goto(link)
         expect(newcomer.get_by_role("heading", level=1)).to_have_text(
             "Join Neural networks, spring")
-        newcomer.get_by_label("Username").fill("newbie")
-        newcomer.get_by_label("E-mail").fill("newbie@example.org")
-        newcomer.get_by_label("Password").fill("a long passphrase 47")
-        newcomer.get_by_role("button", name="Create account and join").click()
+        sign_up = newcomer.get_by_role("form", name="New here? Create an account")
+        sign_up.get_by_label("Username").fill("newbie")
+        sign_up.get_by_label("E-mail").fill("newbie@example.org")
+        sign_up.get_by_label("Password").fill("a long passphrase 47")
+        sign_up.get_by_role("button", name="Create account and join").click()
         newcomer.wait_for_url("**/courses/nn-spring/")
         expect(newcomer.get_by_role("link", name="Module 6: Self-attention").first).to_be_visible()
     finally:

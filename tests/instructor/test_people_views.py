@@ -123,3 +123,25 @@ def test_a_flash_message_is_shown_once_on_a_dashboard_page(client, course, irene
     page = client.post(reverse("dashboard:invite-new", args=[course.slug]), {"role": "student"},
                        follow=True).content.decode()
     assert page.count("Invite link created.") == 1
+
+
+def test_an_instructor_gets_a_password_link_for_a_member_without_a_password(
+        client, course, irene, alice, tara):
+    from courses.people_import import people_import
+    people_import(course=course, by=irene, apply=True,
+                  text="username,email\ncarol,carol@example.org\n")
+    carol = Enrollment.objects.get(course=course, user__username="carol")
+    client.force_login(irene)
+    page = client.get(_people(course)).content.decode()
+    assert 'aria-label="Password link for carol"' in page
+    assert 'aria-label="Password link for alice"' not in page
+    url = reverse("dashboard:member-password-link", args=[course.slug, carol.pk])
+    shown = client.post(url).content.decode()
+    assert "Password link for carol" in shown
+    assert 'value="http://testserver/accounts/password/' in shown
+    alice_member = Enrollment.objects.get(course=course, user=alice)
+    refused = client.post(reverse("dashboard:member-password-link",
+                                  args=[course.slug, alice_member.pk]), follow=True)
+    assert "alice has a password already" in refused.content.decode()
+    client.force_login(tara)
+    assert client.post(url).status_code == 403
