@@ -20,6 +20,7 @@ from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.latex_input import LatexInput
 from grading.checkers.lists import ListChecker
+from grading.checkers.logic import LogicChecker
 from grading.checkers.matching import MatchingChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
@@ -65,6 +66,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "string": StringChecker(),
     "equation": EquationChecker(),
     "matching": MatchingChecker(),
+    "logic": LogicChecker(),
 }
 
 _COMPLEX = ComplexChecker()
