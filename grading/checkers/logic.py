@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 - logic symbols (∨, ⊤) are the point here
+# ruff: noqa: RUF001, RUF002 - logic symbols are the point here
 """Logic answers: propositional formulas compared by their truth tables.
 
 STACK's propositional logic (doc/en/Topics/Propositional_Logic.md: ``and``, ``or``, ``not``,
