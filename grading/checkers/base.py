@@ -127,7 +127,12 @@ class Checker(ABC, Generic[A]):
             return [f"'reference' written as '{raw}' is not accepted: {exc.message}"]
         except (ValueError, TypeError, ArithmeticError) as exc:
             return [f"'reference' cannot be graded: {exc}"]
-        if verdict.score is None or not math.isclose(verdict.score, 1.0) \
+        if (verdict.misconception or "").startswith("form:"):
+            problems.append(
+                f"'reference' written as '{raw}' is not in the form it asks for "
+                f"({verdict.misconception}): write the key itself in that form (a student's "
+                f"equal answer in another form gets 'form_credit'); {verdict.feedback}")
+        elif verdict.score is None or not math.isclose(verdict.score, 1.0) \
                 or verdict.outcome != "correct":
             problems.append(
                 f"'reference' written as '{raw}' grades {verdict.outcome} "

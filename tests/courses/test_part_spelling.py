@@ -59,3 +59,6 @@ def test_a_required_form_needs_a_key_in_that_form(tmp_path, reference):
                                    f'variables = ["x"]\nreference = "{reference}"\n'
                                    'form = "expanded"\n')
     assert bool(problems) == (reference == "(x+1)^2"), problems
+    if problems:
+        assert "'reference' written as '(x + 1)^2' is not in the form it asks for " \
+               "(form:expanded): write the key itself in that form" in problems[0]
