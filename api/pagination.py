@@ -6,9 +6,11 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 
+from api.fields import MAX_ID
+
 
 def _whole_number(request: Request, name: str, *, default: int, minimum: int,
-                  maximum: int | None = None) -> int:
+                  maximum: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
@@ -18,12 +20,15 @@ def _whole_number(request: Request, name: str, *, default: int, minimum: int,
         raise ValidationError({name: [f"A whole number is required, not {raw[:40]!r}."]}) from None
     if value < minimum:
         raise ValidationError({name: [f"Must be {minimum} or more."]})
-    return value if maximum is None else min(value, maximum)
+    if value > maximum:
+        raise ValidationError({name: [f"Must be {maximum} or less."]})
+    return value
 
 
 class Pagination(LimitOffsetPagination):
-    """Limit/offset pages. Unlike DRF's default, `?offset=null` or `?limit=-1` is a 400
-    naming the parameter, never silently the first page."""
+    """Limit/offset pages. Unlike DRF's default, `?offset=null`, `?limit=-1` or a value past
+    the documented maximum (`?limit=501`: DRF would serve 500) is a 400 naming the parameter,
+    never silently another page."""
 
     default_limit = 50
     max_limit = 500
@@ -33,7 +38,8 @@ class Pagination(LimitOffsetPagination):
                              minimum=1, maximum=self.max_limit)
 
     def get_offset(self, request: Request) -> int:
-        return _whole_number(request, self.offset_query_param, default=0, minimum=0)
+        return _whole_number(request, self.offset_query_param, default=0, minimum=0,
+                             maximum=MAX_ID)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         """DRF's `limit` and `offset` parameters with the bounds this class enforces (the
@@ -44,7 +50,8 @@ class Pagination(LimitOffsetPagination):
                 parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_limit,
                                        "default": self.default_limit}
             elif parameter["name"] == self.offset_query_param:
-                parameter["schema"] = {"type": "integer", "minimum": 0, "default": 0}
+                parameter["schema"] = {"type": "integer", "minimum": 0, "maximum": MAX_ID,
+                                       "default": 0}
         return parameters
 
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:

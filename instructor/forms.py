@@ -2,7 +2,12 @@
 
 from django import forms
 
+from core.integer_bounds import form_integer
+from courses.models import CourseInvite, Exercise, Part
 from grading.models import DeadlinePolicy
+
+_PART_ID = Part._meta.pk
+_EXERCISE_ID = Exercise._meta.pk
 
 
 class ReviewForm(forms.Form):
@@ -11,20 +16,20 @@ class ReviewForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    part = forms.IntegerField()
+    part = form_integer(_PART_ID, min_value=1)
     points = forms.FloatField(required=False, min_value=0,
                               help_text="leave empty to remove the override")
     reason = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class DeadlineForm(forms.Form):
-    exercise = forms.IntegerField()
+    exercise = form_integer(_EXERCISE_ID, min_value=1)
     due_at = forms.DateTimeField(required=False, help_text="empty: no deadline",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
 
 
 class ExtensionForm(forms.Form):
-    exercise = forms.IntegerField()
+    exercise = form_integer(_EXERCISE_ID, min_value=1)
     due_at = forms.DateTimeField(required=False, help_text="empty: withdraw the extension",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     reason = forms.CharField(required=False, max_length=2000)
@@ -47,3 +52,14 @@ class DeadlinePolicyForm(forms.Form):
 
     def clean_late_days(self) -> int:
         return int(self.cleaned_data.get("late_days") or 0)
+
+
+class InviteForm(forms.Form):
+    """The number of people an invite link admits (empty: no limit), at most what its column
+    holds (3,000,000,000 was a server error on PostgreSQL)."""
+
+    max_uses = form_integer(CourseInvite._meta.get_field("max_uses"), min_value=1, required=False,
+                            error_messages={"min_value": "A link must allow at least one use.",
+                                            "max_value": "At most %(limit_value)s people.",
+                                            "invalid": "The number of people must be a whole "
+                                                       "number."})

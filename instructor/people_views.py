@@ -32,6 +32,7 @@ from courses.people import (
 )
 from courses.people_import import PEOPLE_CSV_MAX_BYTES, people_import
 from instructor.access import StaffAccess
+from instructor.forms import InviteForm
 from instructor.views import staff_view
 
 
@@ -148,11 +149,14 @@ def _end_of(day: str) -> datetime | None:
 @staff_view
 def invite_new(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     _instructors_only(access)
-    uses = request.POST.get("max_uses", "").strip()
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for error in form.errors["max_uses"]))
+        return redirect(_people_url(access))
     return _act(request, access, lambda: invite_create(
         course=access.course, by=access.user, role=request.POST.get("role", ""),
         expires_at=_end_of(request.POST.get("expires", "").strip()),
-        max_uses=int(uses) if uses.isdigit() else None), "Invite link created.")
+        max_uses=form.cleaned_data["max_uses"]), "Invite link created.")
 
 
 @require_POST

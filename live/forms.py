@@ -3,11 +3,14 @@ answer itself uses grading.answer_form, as the module page does)."""
 
 from django import forms
 
+from core.integer_bounds import form_integer
+from courses.models import Part
 from live.models import LiveSession, LiveSettings
 
 
 class OpenForm(forms.Form):
-    part = forms.IntegerField(min_value=1, error_messages={"required": "Choose a question."})
+    part = form_integer(Part._meta.pk, min_value=1,
+                        error_messages={"required": "Choose a question."})
     variant = forms.ChoiceField(choices=LiveSession.Variant.choices, initial=LiveSession.Variant.CLASS)
 
 

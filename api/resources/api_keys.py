@@ -14,7 +14,7 @@ from api.models import ApiKey
 
 
 class ApiKeyOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(read_only=True)
     name = serializers.CharField()
     role = serializers.CharField()
     prefix = serializers.CharField()

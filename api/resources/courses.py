@@ -159,7 +159,7 @@ class ModuleOutput(serializers.Serializer):
     title = serializers.CharField()
     intro = serializers.CharField(help_text="Markdown with LaTeX")
     references = serializers.JSONField()
-    order = serializers.IntegerField(help_text="the module's place in the course, from 0")
+    order = serializers.IntegerField(read_only=True, help_text="the module's place in the course, from 0")
     release_at = serializers.DateTimeField(allow_null=True,
                                            help_text="students see the module from then (null: now)")
     due_at = serializers.DateTimeField(
@@ -216,7 +216,7 @@ class SectionSummary(serializers.Serializer):
     number = serializers.CharField()
     slug = serializers.CharField()
     title = serializers.CharField()
-    order = serializers.IntegerField()
+    order = serializers.IntegerField(read_only=True)
 
 
 class SectionListApi(ApiView):
@@ -248,7 +248,7 @@ class SectionDetailApi(ApiView):
 
 
 class PartOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(read_only=True)
     key = serializers.CharField()
     answer_type = serializers.CharField()
     points = serializers.FloatField()
@@ -264,14 +264,14 @@ class ExerciseOutput(serializers.Serializer):
     module = serializers.CharField(help_text="the slug of the exercise's module")
     module_number = serializers.CharField()
     section = serializers.CharField()
-    order = serializers.IntegerField()
-    max_attempts = serializers.IntegerField()
+    order = serializers.IntegerField(read_only=True)
+    max_attempts = serializers.IntegerField(read_only=True)
     penalty = serializers.FloatField()
     prompt = serializers.CharField()
     parts = PartOutput(many=True)
     parameters = serializers.DictField(required=False, help_text="staff only")
     derived = serializers.DictField(required=False, help_text="staff only")
-    student = serializers.IntegerField(required=False, help_text="staff, with ?student=: whose variant")
+    student = id_field(required=False, help_text="staff, with ?student=: whose variant")
     variant = serializers.DictField(required=False, help_text=(
         "staff, with ?student=: the student's parameter values"))
 

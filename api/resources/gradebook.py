@@ -15,6 +15,7 @@ from rest_framework.settings import api_settings
 
 from api.access import Level, acting_student
 from api.base import ApiView
+from api.fields import MAX_ID
 from api.renderers import CsvRenderer
 from courses.models import Module
 from grading.course_total import course_percent, explanation
@@ -28,16 +29,16 @@ from grading.gradebook import (
 
 
 class GradebookCellOutput(serializers.Serializer):
-    part_id = serializers.IntegerField()
+    part_id = serializers.IntegerField(read_only=True)
     best_score = serializers.FloatField(allow_null=True, help_text="fraction of the part's points")
-    attempts = serializers.IntegerField()
-    pending = serializers.IntegerField()
+    attempts = serializers.IntegerField(read_only=True)
+    pending = serializers.IntegerField(read_only=True)
     correct = serializers.BooleanField()
     last_activity = serializers.DateTimeField(allow_null=True)
 
 
 class GradebookRowOutput(serializers.Serializer):
-    student_id = serializers.IntegerField()
+    student_id = serializers.IntegerField(read_only=True)
     username = serializers.CharField()
     name = serializers.CharField()
     email = serializers.CharField(allow_blank=True)
@@ -53,7 +54,7 @@ class GradebookRowOutput(serializers.Serializer):
 
 
 class GradebookColumnOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(read_only=True)
     exercise = serializers.CharField(source="exercise_slug")
     exercise_title = serializers.CharField()
     key = serializers.CharField()
@@ -79,7 +80,8 @@ class GradebookOutput(serializers.Serializer):
     next_updated_since = serializers.DateTimeField(
         help_text="pass as updated_since next time (overlaps a little: rows may repeat, none are missed)")
     next_after = serializers.IntegerField(
-        allow_null=True, help_text="with limit: pass as after for the next page (null: last page)")
+        read_only=True, allow_null=True,
+        help_text="with limit: pass as after for the next page (null: last page)")
     columns = GradebookColumnOutput(many=True)
     rows = GradebookRowOutput(many=True)
 
@@ -184,7 +186,7 @@ class GradebookQuery(UpdatedSince):
     limit = serializers.IntegerField(
         required=False, min_value=1, max_value=1000,
         help_text="page by student id (keyset, stable while answers come in): at most this many rows")
-    after = serializers.IntegerField(required=False, min_value=0,
+    after = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
                                      help_text="with limit: the next_after of the previous page")
 
 

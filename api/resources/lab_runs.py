@@ -21,8 +21,8 @@ from labs.services import LabParamsInvalid, LabRunRefused, lab_run_request
 class LabRunOutput(serializers.ModelSerializer):
     id = serializers.UUIDField(source="uuid")
     lab = serializers.CharField(source="lab.slug")
-    requester = serializers.IntegerField(source="requester_id")
-    submission = serializers.IntegerField(source="submission_id", allow_null=True)
+    requester = serializers.IntegerField(read_only=True, source="requester_id")
+    submission = serializers.IntegerField(read_only=True, source="submission_id", allow_null=True)
     reused = serializers.SerializerMethodField()
 
     class Meta:

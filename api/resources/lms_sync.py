@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from api.access import Level
 from api.base import ApiView
 from api.errors import ApiError
+from api.fields import MAX_ID
 from core.course_reports import course_report_provider
 
 LMS_SYNC = "lms-sync"
@@ -22,13 +23,13 @@ LMS_SYNC = "lms-sync"
 class LmsSyncQuery(serializers.Serializer):
     state = serializers.ChoiceField(choices=["sent", "waiting", "retrying", "failed"],
                                     required=False)
-    page = serializers.IntegerField(min_value=1, required=False,
+    page = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
                                     help_text="page of 100 deliveries (past the last: the last)")
 
 
 class LmsDeliveryOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    student_id = serializers.IntegerField()
+    id = serializers.IntegerField(read_only=True)
+    student_id = serializers.IntegerField(read_only=True)
     username = serializers.CharField()
     exercise = serializers.CharField()
     score = serializers.FloatField(help_text="the latest score decided, in points")
@@ -37,17 +38,17 @@ class LmsDeliveryOutput(serializers.Serializer):
     state = serializers.ChoiceField(choices=["sent", "waiting", "retrying", "failed"])
     last_sent_score = serializers.FloatField(allow_null=True)
     last_sent_at = serializers.DateTimeField(allow_null=True)
-    attempts = serializers.IntegerField()
+    attempts = serializers.IntegerField(read_only=True)
     message = serializers.CharField(allow_blank=True, help_text="the platform's last error")
     next_attempt_at = serializers.DateTimeField(allow_null=True)
 
 
 class LmsSyncOutput(serializers.Serializer):
     course = serializers.CharField()
-    counts = serializers.DictField(child=serializers.IntegerField())
-    page = serializers.IntegerField()
-    pages = serializers.IntegerField()
-    total = serializers.IntegerField(help_text="deliveries in the state asked for (or all)")
+    counts = serializers.DictField(read_only=True, child=serializers.IntegerField())
+    page = serializers.IntegerField(read_only=True)
+    pages = serializers.IntegerField(read_only=True)
+    total = serializers.IntegerField(read_only=True, help_text="deliveries in the state asked for (or all)")
     deliveries = LmsDeliveryOutput(many=True, help_text="this page: failed first, then "
                                    "retrying, waiting, sent; by student and exercise")
 

@@ -41,7 +41,7 @@ class RosterSyncInput(serializers.Serializer):
 
 class RosterApi(ApiView):
     class OutputSerializer(serializers.Serializer):
-        user_id = serializers.IntegerField(source="user.id")
+        user_id = serializers.IntegerField(read_only=True, source="user.id")
         username = serializers.CharField(source="user.username")
         name = serializers.CharField(source="user.get_full_name")
         email = serializers.CharField(source="user.email")

@@ -22,7 +22,7 @@ from events.webhooks import (
 
 
 class WebhookOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(read_only=True)
     url = serializers.URLField()
     events = serializers.ListField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
@@ -80,16 +80,16 @@ class WebhookDetailApi(ApiView):
 
 
 class DeliveryOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    webhook_id = serializers.IntegerField(source="subscription_id")
+    id = serializers.IntegerField(read_only=True)
+    webhook_id = serializers.IntegerField(read_only=True, source="subscription_id")
     url = serializers.CharField(source="subscription.url")
     event = serializers.CharField()
     event_id = serializers.UUIDField()
     status = serializers.CharField()
-    attempts = serializers.IntegerField()
+    attempts = serializers.IntegerField(read_only=True)
     next_attempt_at = serializers.DateTimeField()
     last_attempt_at = serializers.DateTimeField(allow_null=True)
-    last_status_code = serializers.IntegerField(allow_null=True)
+    last_status_code = serializers.IntegerField(read_only=True, allow_null=True)
     last_error = serializers.CharField(allow_blank=True)
     delivered_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()

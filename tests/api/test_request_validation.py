@@ -63,4 +63,4 @@ def test_good_page_and_filter_values_still_work(course, irene, client_for) -> No
     base = f"/api/v1/courses/{course.slug}"
     assert client.get(f"{base}/submissions/?limit=5&offset=0&since=2020-01-01T00:00:00Z").status_code == 200
     assert client.get(f"{base}/gradebook/?updated_since=2020-01-01T00:00:00Z").status_code == 200
-    assert client.get(f"{base}/submissions/?limit=100000").json()["results"] == []
+    assert client.get(f"{base}/submissions/?limit=500").json()["results"] == []
