@@ -10,6 +10,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from api.access import CourseAccess, Level, course_access
+from api.negotiation import FormatNegotiation
 from api.pagination import Pagination
 from api.permissions import IsPrincipal, ReadOnlyKeyReadsOnly
 
@@ -31,6 +32,7 @@ def require_json_body(request: Request) -> None:
 class ApiView(APIView):
     permission_classes = [IsPrincipal, ReadOnlyKeyReadsOnly]
     pagination_class = Pagination  # read by the schema generator for list responses
+    content_negotiation_class = FormatNegotiation
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """DRF's checks, then: a body that is not JSON is 415 even when it is empty (DRF

@@ -1,4 +1,5 @@
-"""Input fields and URL converters shared by the API: ids bounded to what a database can hold."""
+"""Input fields and URL converters shared by the API: ids bounded to what a database can hold,
+booleans that are JSON booleans."""
 
 from typing import Any
 
@@ -26,3 +27,13 @@ class IdConverter:
 
 
 register_converter(IdConverter, "id")
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean, `true` or `false` only, as the schema says (`type: boolean`); DRF's
+    BooleanField also took 1, 0, "yes", "on" and the like."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)

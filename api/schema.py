@@ -1,8 +1,11 @@
-"""OpenAPI post-processing: every operation documents the error shape for its 4xx answers."""
+"""OpenAPI post-processing: every operation documents the error shape for its 4xx answers, and
+the schema an API key reads marks `student` required in the bodies that act for a student."""
 
 from typing import Any
 
 from drf_spectacular import openapi
+
+from api.models import ApiKey
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -33,8 +36,11 @@ ERRORS = {
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """Add the Error component and reference it from each operation's 4xx responses."""
+    """Add the Error component and reference it from each operation's 4xx responses; for a
+    caller authenticated by an API key, mark `student` required (see `student_required`)."""
     components = result.setdefault("components", {}).setdefault("schemas", {})
+    if isinstance(getattr(request, "auth", None), ApiKey):
+        student_required(components)
     components["Error"] = ERROR_SCHEMA
     reference = {"$ref": "#/components/schemas/Error"}
     for operations in result.get("paths", {}).values():
@@ -51,6 +57,18 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
                     media["text/csv"] = {"schema": {"type": "string"}}
                 operation["responses"].setdefault(code, {"description": description, "content": media})
     return result
+
+
+def student_required(components: dict[str, Any]) -> None:
+    """Mark `student` required in every request body that has it (a submission, a lab run):
+    a key acts for the course, so it must always say whose work it sends (400 without it).
+    A student leaves it out, so the schema served to a signed-in person keeps it optional;
+    staff, who must give it too, read that in its description."""
+    for name, component in components.items():
+        if name.endswith("Request") and "student" in component.get("properties", {}):
+            required = component.setdefault("required", [])
+            if "student" not in required:
+                required.append("student")
 
 
 class AutoSchema(openapi.AutoSchema):

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from api.access import Level
 from api.base import ApiView
 from api.errors import ApiError
+from api.fields import StrictBooleanField
 from courses.models import Enrollment
 from courses.roster import (
     ROSTER_ROLES,
@@ -33,7 +34,7 @@ class RosterEntryInput(serializers.Serializer):
 class RosterSyncInput(serializers.Serializer):
     roster = RosterEntryInput(many=True, allow_empty=True,
                               help_text="every enrolment the LMS manages")
-    allow_mass_deactivation = serializers.BooleanField(
+    allow_mass_deactivation = StrictBooleanField(
         default=False,
         help_text="confirm a sync that deactivates more than the allowed share of the active "
                   "LMS-managed roster (ROSTER_MAX_DEACTIVATION_SHARE, 20% by default)")

@@ -34,3 +34,35 @@ def test_the_documented_extremes_are_accepted_and_the_others_refused(course, ire
                                                                      query, status):
     response = client_for(irene).get(f"/api/v1/courses/{course.slug}/submissions/?{query}")
     assert response.status_code == status
+
+
+def _limited_lists(schema: dict) -> list[tuple[str, int]]:
+    return [(path, parameter["schema"]["maximum"]) for path, parameter in _page_parameters(schema)
+            if parameter["name"] == "limit"]
+
+
+def test_a_limit_past_the_documented_maximum_is_refused_on_every_list(course, irene,
+                                                                      client_for) -> None:
+    """Issue 38 item 6: `limit=501` was served as 500 on every list documented with 500."""
+    client = client_for(irene)
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    lists = _limited_lists(schema)
+    assert len(lists) >= 9, lists
+    for path, maximum in lists:
+        url = path.format(course_slug=course.slug)
+        at_most = client.get(f"{url}?limit={maximum}")
+        past = client.get(f"{url}?limit={maximum + 1}")
+        assert at_most.status_code == 200, (path, at_most.content[:200])
+        assert past.status_code == 400, (path, past.content[:200])
+        assert "limit" in past.json()["fields"], (path, past.content[:200])
+
+
+def test_an_offset_past_a_bigint_is_refused_as_documented(course, irene, client_for) -> None:
+    client = client_for(irene)
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    offsets = [p for _, p in _page_parameters(schema) if p["name"] == "offset"]
+    assert {p["schema"]["maximum"] for p in offsets} == {2**63 - 1}
+
+    response = client.get(f"/api/v1/courses/{course.slug}/submissions/?offset={2**63}")
+
+    assert response.status_code == 400 and "offset" in response.json()["fields"]

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.result import Ok
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -66,4 +68,43 @@ def test_every_live_answer_has_a_documented_status_content_type_and_shape(live_s
             send()
         except Exception as exc:  # each operation's failure is collected
             failures.append(f"{operation.label}: {str(exc)[:600]}")
+    assert not failures, "\n\n".join(failures)
+
+
+
+def _negative_components(case: Any) -> set[str]:
+    """The parts of the request (path, header, query, body) schemathesis made schema-violating."""
+    return {str(getattr(location, "value", location))
+            for location, info in case.meta.components.items() if info.mode.is_negative}
+
+
+def test_every_schema_violating_request_is_refused_and_every_answer_conforms(
+        live_server, live_world) -> None:
+    """Issue 38 item 6: requests that break the schema (a `limit` past its maximum, an empty
+    `format`, a number for a boolean, ...) are refused with a documented 4xx, as the LMS key
+    reads the schema (`student` required). The path and the key are the real ones unless
+    schemathesis broke them on purpose, when they are sent as generated."""
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema/?format=json",
+                                           headers=live_world["headers"])
+    failures: list[str] = []
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
+        operation = result.ok()
+
+        @settings(max_examples=25, deadline=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        @given(case=operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+        def send(case: Any) -> None:
+            broken = _negative_components(case)
+            if case.path_parameters and "path" not in broken:
+                case.path_parameters = {name: live_world["path"].get(name, value)
+                                        for name, value in case.path_parameters.items()}
+            if "header" not in broken:
+                case.headers = {**(case.headers or {}), **live_world["headers"]}
+            case.validate_response(case.call(), checks=[*CHECKS, negative_data_rejection])
+
+        try:
+            send()
+        except (Exception, BaseExceptionGroup) as exc:  # each operation's failure is collected
+            failures.append(f"{operation.label}: {str(exc)[:900]}")
     assert not failures, "\n\n".join(failures)
