@@ -16,7 +16,7 @@ from courses.figure_kinds import FIGURE_KINDS, figure_data_problems
 from courses.models import Exercise
 
 ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity",
-                "set", "list", "string", "equation", "matching", "logic")
+                "set", "list", "string", "equation", "matching", "logic", "item_list")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
 from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
+from grading.checkers.item_list import ItemListChecker
 from grading.checkers.latex_input import LatexInput
 from grading.checkers.lists import ListChecker
 from grading.checkers.logic import LogicChecker
@@ -67,6 +68,7 @@ CHECKERS: dict[str, Checker[Any]] = {
     "equation": EquationChecker(),
     "matching": MatchingChecker(),
     "logic": LogicChecker(),
+    "item_list": ItemListChecker(),
 }
 
 _COMPLEX = ComplexChecker()

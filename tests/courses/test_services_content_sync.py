@@ -136,7 +136,7 @@ def test_semantic_error_names_the_line_of_the_bad_field(content):
     assert [str(e) for e in caught.value.errors] == [
         f"module-05/exercises/apply-1-gradient-bound.toml:{line}: unknown answer type 'numerik' "
         "(use one of numeric, symbolic, vector, integer, choice, text, matrix, quantity, set, "
-        "list, string, equation, matching, logic)"
+        "list, string, equation, matching, logic, item_list)"
     ]
 
 

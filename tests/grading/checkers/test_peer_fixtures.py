@@ -1020,8 +1020,46 @@ STRINGS = [
          STACK),
 ]
 
+
+def words(*keys: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "item_list", "items": [{"type": "string", "reference": k} for k in keys],
+            **extra}
+
+
+STACK_LOGIC = "maths/moodle-qtype_stack doc/en/Topics/Propositional_Logic.md"
+MATH_VERIFY = "huggingface/Math-Verify README.md"
+
+ROUND_THREE = [
+    # MITx SingleListGrader with StringGrader items.
+    Case("cat, fish, dog", words("cat", "dog", "unicorn"), 2 / 3, MITX_LIST),
+    Case("hawk, moose", words("moose", "eagle"), 0.5, MITX_LIST),
+    Case("hawk, moose", words("moose", "eagle", partial=False), 0, MITX_LIST),
+    Case("tiger, skunk, horse", words("tiger", "skunk"), 0.5, MITX_LIST),
+    Case("cat, fish, moose", words("cat", "dog", "fish", ordered=True), 1 / 3, MITX_LIST),
+    Case("dog", words("cat", "dog", ordered=True), 0, MITX_LIST),
+    Case("cat; dog", words("cat", "dog", delimiter=";"), 1, MITX_LIST),
+    # STACK AlgEquiv with #pm#, written ±.
+    Case("cos(x ± y)", sym("cos(x)*cos(y) - (±sin(x)*sin(y))", "x y"), 1, STACK),
+    Case("sin(x ± y)", sym("sin(x)*cos(y) ± cos(x)*sin(y)", "x y"), 1, STACK),
+    Case("sin(x ± y)", sym("cos(x)*sin(y) ± sin(x)*cos(y)", "x y"), 0, STACK),
+    # STACK: undefined answers fail the test ("ATAlgEquiv_STACKERROR_SAns").
+    Case("1/0", sym("1"), 0, STACK),
+    # Propositional logic compared as Boolean functions.
+    Case("not p or q", {"type": "logic", "reference": "p implies q", "variables": ["p", "q"]},
+         1, STACK_LOGIC),
+    Case("q implies p", {"type": "logic", "reference": "p implies q", "variables": ["p", "q"]},
+         0, STACK_LOGIC),
+    Case("not (p and q)", {"type": "logic", "reference": "not p or not q",
+                           "variables": ["p", "q"]}, 1, STACK_LOGIC),
+    # Math-Verify: LaTeX answers against plain golds.
+    Case(r"\frac{1}{2}", num("0.5", latex=True), 1, MATH_VERIFY),
+    Case(r"\left[0,1\right)", realset("[0,1)", latex=True), 1, MATH_VERIFY),
+    Case(r"\{1,2\}", realset("{1,2}", latex=True), 1, MATH_VERIFY),
+    Case(r"\{1,3\}", realset("{1,2}", latex=True), 0, MATH_VERIFY),
+]
+
 CASES = (NUMERIC + SYMBOLIC + FORMS + ANTIDERIVATIVES + EQUATIONS + SETS + LISTS + MATRICES
-         + QUANTITIES + COMPLEX + STRINGS)
+         + QUANTITIES + COMPLEX + STRINGS + ROUND_THREE)
 
 
 def our_score(case: Case) -> tuple[str, float | None]:
