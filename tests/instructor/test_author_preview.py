@@ -82,3 +82,31 @@ def test_the_key_and_a_tried_answer_are_typeset_beside_their_text(client, course
     assert key.index("<math") < key.index("</dd>")  # 0.8^20, exactly: a fraction
     tried = client.post(_url(course), {"variant": "1", "answer-bound": "0.8^20"}).content.decode()
     assert '<span class="tried-maths"><math' in tried
+
+
+def test_the_answer_types_of_issue_41_show_their_key_in_a_variant(client, course, irene):
+    from courses.models import Part
+
+    exercise = Exercise.objects.get(slug="apply-1-gradient-bound")
+    specs = {
+        "pm": {"type": "numeric", "reference": "sigma ± steps"},
+        "grid": {"type": "matching", "rows": ["a", "b"], "columns": ["x", "y"],
+                 "correct": {"a": "y", "b": "x"}},
+        "rule": {"type": "logic", "reference": "p implies q", "variables": ["p", "q"]},
+        "words": {"type": "item_list", "items": [{"type": "string", "reference": "red"},
+                                                 {"type": "numeric", "reference": "steps"}]},
+        "half": {"type": "numeric", "reference": "1/2", "latex": True},
+        "unit": {"type": "quantity", "unit": "m/s^2", "unit_mode": "only"},
+    }
+    for order, (key, spec) in enumerate(specs.items(), start=10):
+        Part.objects.create(exercise=exercise, key=key, answer_type=spec["type"], spec=spec,
+                            order=order)
+    client.force_login(irene)
+    page = client.post(_url(course), {
+        "variant": "1", "answer-pm": "0.8 ± 20", "answer-grid": "a=y, b=x",
+        "answer-rule": "not p or q", "answer-words": "20, red", "answer-half": r"\frac{1}{2}",
+        "answer-unit": "N/kg"}).content.decode()
+    assert "a=y, b=x" in page and "p implies q" in page and "red, 20" in page
+    assert "m/s^2" in page
+    assert page.count('data-outcome="correct"') >= 6
+    assert Submission.objects.count() == 0
