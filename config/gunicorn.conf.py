@@ -13,6 +13,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # A worker silent this long is killed (gunicorn's default 30 s); a machine that is far
 # overloaded (the load tests on a shared host) may need more for a cold first request.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# gunicorn's control socket (~/.gunicorn/gunicorn.ctl) is not used: off, so that the image's
+# user, whose home is read-only, and several servers on one host do not need or share it.
+control_socket_disable = True
 # One access line per request comes from the application's structured log (request_finished).
 accesslog = None
 

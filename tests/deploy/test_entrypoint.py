@@ -5,13 +5,10 @@ content, backup writes a verified backup folder and prunes old ones)."""
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,10 +18,9 @@ from courses.models import Lab
 from labs.models import LabRun
 from labs.services import lab_run_request
 from tests import workers
+from tests.deploy.processes import ENTRYPOINT, running
 from tests.ops.conftest import free_port
-from tests.workers import ROOT, wait_for
-
-ENTRYPOINT = ROOT / "deploy" / "entrypoint.sh"
+from tests.workers import wait_for
 
 
 def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -50,24 +46,6 @@ def worker_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 def entrypoint(*args: str, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(ENTRYPOINT), *args], cwd="/", env=env, capture_output=True,
                           text=True, timeout=timeout, check=False)
-
-
-@contextmanager
-def running(*args: str, env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """The entrypoint in MODE, started from another folder (it finds the project itself)."""
-    with log.open("wb") as out:
-        process = subprocess.Popen([str(ENTRYPOINT), *args], cwd="/", env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
 
 
 def command_line(pid: int) -> str:
