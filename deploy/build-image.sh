@@ -70,7 +70,7 @@ elif [ "$engine" = podman ] && [ "$(id -u)" = 0 ] && root="$(podman image mount 
   echo "· podman cannot run containers here: checking the image's files in a chroot"
   env -i PATH=/opt/venv/bin:/usr/local/bin:/usr/bin:/bin HOME=/app \
     DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY=image-check-not-a-secret \
-    chroot --userspec="$user" "$root" /app/deploy/entrypoint.sh "${check[@]}"
+    "$(command -v chroot)" --userspec="$user" "$root" /app/deploy/entrypoint.sh "${check[@]}"
   podman image unmount "$TAG" >/dev/null
 else
   echo "the image's check failed" >&2
