@@ -52,6 +52,7 @@ from grading.checkers.mathparse.nodes import children, walk
 from grading.checkers.mathparse.render import to_text
 from grading.checkers.polynomials import (
     Poly,
+    atomised,
     degree,
     is_constant,
     is_irreducible,
@@ -286,6 +287,7 @@ def _split_power(node: Node) -> tuple[Node, int]:
 def is_factored(node: Node, variables: Sequence[str], *, integers: bool) -> bool:
     """A number times irreducible polynomial factors (primitive with integer coefficients
     when ``integers``); non-polynomial factors are left alone."""
+    node, variables = atomised(node, variables)  # factored "in" sin(x) as in x
     numerators, denominators = _factors(node)
     for factor in numerators + denominators:
         base, _ = _split_power(factor)
@@ -531,7 +533,9 @@ def has_completed_square(node: Node, variables: Sequence[str]) -> bool:
     for sub in walk(node):
         if isinstance(sub, Var) and sub.name in variables:
             counts[sub.name] = counts.get(sub.name, 0) + 1
-    if not counts or any(c != 1 for c in counts.values()):
+    if not counts:
+        return True  # a constant: there is no square to complete (the key may be one)
+    if any(c != 1 for c in counts.values()):
         return False
     return any(isinstance(sub, Pow) and _small_integer(sub.exponent) == 2
                and _has_variable(sub.base, variables) for sub in walk(node))

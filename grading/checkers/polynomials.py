@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import reduce
 
 from grading.checkers.mathparse import Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.nodes import walk
 
 __all__ = [
     "MAX_DEGREE",
@@ -227,3 +228,42 @@ def _sympy_irreducible(poly: Poly) -> bool:
     _, factors = sympy.factor_list(expr)
     non_constant = [(f, m) for f, m in factors if f.free_symbols]
     return len(non_constant) == 1 and non_constant[0][1] == 1
+
+
+def atomised(node: Node, variables: Sequence[str]) -> tuple[Node, list[str]]:
+    """``node`` with each function of the variables (``sin(x)``, ``|x|``)
+    and each power with the variables in its exponent (``e^x``) replaced by a name of its
+    own, the same piece by the same name, and the variables extended by those names:
+    ``sin(x)^2 - 1`` is a polynomial in ``sin(x)``, so it can be factored "in" it."""
+    atoms: dict[Node, str] = {}
+
+    def has_variable(sub: Node) -> bool:
+        return any(isinstance(n, Var) and n.name in variables for n in walk(sub))
+
+    def rebuild(sub: Node) -> Node:
+        if isinstance(sub, Call | Abs) and has_variable(sub):
+            name = atoms.setdefault(sub, f"_atom{len(atoms)}")
+            return Var(name, getattr(sub, "pos", 0))
+        if isinstance(sub, Pow) and has_variable(sub.exponent):
+            times, rest = _integer_multiple(sub.exponent)  # e^(2x) is (e^x)^2
+            name = atoms.setdefault(Pow(sub.base, rest), f"_atom{len(atoms)}")
+            atom = Var(name, sub.pos)
+            return atom if times == 1 else Pow(atom, Num(Fraction(times), str(times)), sub.pos)
+        if isinstance(sub, BinOp):
+            return BinOp(sub.op, rebuild(sub.left), rebuild(sub.right), sub.pos)
+        if isinstance(sub, Neg):
+            return Neg(rebuild(sub.operand), sub.pos)
+        if isinstance(sub, Pow):
+            return Pow(rebuild(sub.base), rebuild(sub.exponent), sub.pos)
+        return sub
+
+    rebuilt = rebuild(node)
+    return rebuilt, [*variables, *atoms.values()]
+
+
+def _integer_multiple(node: Node) -> tuple[int, Node]:
+    """(k, rest) with ``node`` = k·rest for a whole k from 2 to 12 written as a factor."""
+    if isinstance(node, BinOp) and node.op == "*" and isinstance(node.left, Num) \
+            and node.left.value.denominator == 1 and 2 <= node.left.value <= 12:
+        return int(node.left.value), node.right
+    return 1, node

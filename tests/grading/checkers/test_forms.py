@@ -3,6 +3,8 @@ equal answer written otherwise (STACK's Expanded, FacForm, LowestTerms, SingleFr
 CompSquare, EqualComAss, and WeBWorK's limited contexts)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grading.checkers import grade, self_check, validate_spec
 from grading.checkers.forms import FORMS, form_check
@@ -169,3 +171,61 @@ def test_the_preview_says_which_required_form_it_sees() -> None:
     assert answer_preview(raw="x^2+2x+1", spec=spec).form == \
         "Not yet fully factored over the integers."
     assert answer_preview(raw="x^2", spec={**spec, "form": "as_written"}).form == ""
+
+
+# Issue 41 item 10: a form never fails the author's own key; factoring "in" an expression.
+def test_a_constant_key_meets_completed_square():
+    spec = {"type": "symbolic", "reference": "5", "variables": ["x"], "form": "completed_square"}
+    assert self_check(spec, {}) == []
+    assert grade("5", spec).outcome == "correct"
+
+
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("(sin(x)-1)(sin(x)+1)", "correct"),
+    ("(sin(x)+1)*(sin(x)-1)", "correct"),
+    ("sin(x)^2 - 1", "incorrect"),
+])
+def test_factored_in_sin_x(answer, outcome):
+    # STACK doc/en/Authoring/Answer_Tests/Form.md, FacForm: factored with respect to an
+    # expression; here sin(x) plays the variable.
+    spec = {"type": "symbolic", "reference": "(sin(x)-1)*(sin(x)+1)", "variables": ["x"],
+            "form": "factored"}
+    assert self_check(spec, {}) == []
+    result = grade(answer, spec)
+    assert result.outcome == outcome
+    if outcome == "incorrect":
+        assert result.misconception == "form:factored"
+        assert "not fully factored" in result.feedback
+
+
+def test_factored_in_an_exponential_knows_its_powers():
+    spec = {"type": "symbolic", "reference": "(e^x-2)*(e^x+2)", "variables": ["x"],
+            "form": "factored"}
+    assert self_check(spec, {}) == []
+    assert grade("(e^x+2)(e^x-2)", spec).outcome == "correct"
+    assert grade("e^(2x) - 4", spec).outcome == "incorrect"  # (e^x)^2 - 4 factors further
+
+
+def test_over_the_integers_and_over_the_rationals_are_two_choices():
+    spec = {"type": "symbolic", "reference": "2*(x-1)*(x+3)", "variables": ["x"],
+            "form": "factored"}
+    assert grade("(2x-2)(x+3)", spec).outcome == "incorrect"
+    assert grade("(2x-2)(x+3)", {**spec, "form": "factored_rationals"}).outcome == "correct"
+    assert grade("2(x-1)(x+3)", spec).outcome == "correct"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=-9, max_value=9), st.integers(min_value=-9, max_value=9))
+def test_a_product_of_linear_factors_in_cos_x_is_factored_and_its_expansion_is_not(a, b):
+    key = f"(cos(x) - ({a}))*(cos(x) - ({b}))"
+    spec = {"type": "symbolic", "reference": key, "variables": ["x"], "form": "factored"}
+    assert grade(key, spec).outcome == "correct"
+    expanded = f"cos(x)^2 - ({a + b})*cos(x) + ({a * b})"
+    assert grade(expanded, spec).outcome == "incorrect"
+
+
+def test_a_long_product_of_functions_is_refused_and_a_shorter_one_read():
+    spec = {"type": "symbolic", "reference": "(sin(x)+1)^40", "variables": ["x"],
+            "form": "factored"}
+    assert grade("*".join(["(sin(x)+1)"] * 80), spec).outcome == "invalid"
+    assert grade("*".join(["(sin(x)+1)"] * 40), spec).outcome == "correct"
