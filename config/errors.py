@@ -17,6 +17,7 @@ from django.template import loader
 from django.urls import reverse
 
 from api.errors import error_body
+from ops.database_outage import outage_response_for_error
 
 logger = logging.getLogger("config.errors")
 
@@ -107,7 +108,11 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500."""
+    """handler500; a lost database connection is the outage's 503 instead (an answer's text
+    kept, ops/database_outage.py), wherever in the request it was lost."""
+    outage = outage_response_for_error(request)
+    if outage is not None:
+        return outage
     return _respond(request, 500, None)
 
 

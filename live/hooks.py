@@ -1,6 +1,8 @@
 """What live plugs into the apps below it, installed once by LiveConfig.ready(): the hold
-that keeps a prediction answered in a live session from its lab run until the reveal."""
+that keeps a prediction answered in a live session from its lab run until the reveal, and
+the phone's answer form kept through a database outage (core/kept_forms.py)."""
 
+from core.kept_forms import KeptForm, kept_form_register
 from grading.models import Submission
 from labs.prediction_holds import prediction_hold_register
 from live.models import LiveAnswer, LiveSession
@@ -17,5 +19,6 @@ def held_for_reveal(submission: Submission) -> bool:
 
 
 def install() -> None:
-    """Register the live hold on predictions."""
+    """Register the live hold on predictions and keep the phone's answer through an outage."""
     prediction_hold_register(held_for_reveal)
+    kept_form_register("live:phone", KeptForm(fields=("answer",)))

@@ -1,15 +1,20 @@
 """A database connection that drops mid-request (PostgreSQL restarting, a failover): a safe
 request (GET, HEAD) is run once more on a new connection; anything else, or a retry that
-fails too, is answered 503 with what the person needs to know: their answer may have been
-saved and will show up, and sending it again is not needed (JSON for /api/, a page otherwise).
+fails too, is answered 503 with Retry-After and what the person needs to know: what they
+sent was NOT saved and must be sent again. An answer form (core/kept_forms.py) gets its text
+back in the refusal, which keeps it and resends it; the API says `"saved": false`, and a
+retry with the same Idempotency-Key is stored once (api/idempotency.py).
 """
 
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from core.kept_forms import kept_form_for, kept_form_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -19,10 +24,14 @@ SAFE_METHODS = ("GET", "HEAD")
 # The schema and its viewer read no table: they must answer whatever the database does.
 UNTOUCHED_PREFIXES = ("/health/", "/metrics", "/static/", "/api/v1/schema/", "/api/v1/docs/")
 RETRY_AFTER_SECONDS = 10
-MESSAGE = ("The service lost its database connection for a moment. If you sent an answer, it "
-           "may have been saved: it will show up on the exercise within a few minutes, and "
-           "sending it again is not needed (an answer saved twice does not cost a second "
-           "attempt). Please reload the page in a few seconds.")
+MESSAGE = ("The service lost its database connection for a moment, so what you sent was "
+           "NOT saved. Go back (your browser keeps what you typed) and send it again in a "
+           "few seconds; an answer that did reach us is recognised and not counted twice.")
+RELOAD_MESSAGE = ("The service lost its database connection for a moment. Please reload the "
+                  "page in a few seconds.")
+API_MESSAGE = ("The service lost its database connection and did not complete this request: "
+               "send it again after Retry-After seconds. With the same Idempotency-Key it is "
+               "stored exactly once.")
 PAGE = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Back in a moment"
         "</title></head><body><main><h1>Back in a moment</h1><p>{message}</p></main></body></html>")
 
@@ -40,17 +49,37 @@ def _reset_connections() -> None:
 
 
 def outage_response(request: HttpRequest) -> HttpResponse:
-    """The 503 for `request`: JSON under /api/, a short page otherwise; Retry-After set."""
+    """The 503 for `request`: for a kept form its text given back (core/kept_forms.py), JSON
+    under /api/, a short page otherwise; Retry-After set."""
+    kept = kept_form_for(request)
+    if kept is not None:
+        return kept_form_refusal(request, *kept, retry_after=RETRY_AFTER_SECONDS)
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(
-            {"detail": MESSAGE, "code": "database_unavailable", "answer_may_be_saved": True,
+            {"detail": API_MESSAGE, "code": "database_unavailable", "saved": False,
              "retry_after": RETRY_AFTER_SECONDS}, status=503)
     else:
-        response = HttpResponse(PAGE.format(message=MESSAGE), status=503,
+        message = RELOAD_MESSAGE if request.method in SAFE_METHODS else MESSAGE
+        response = HttpResponse(PAGE.format(message=message), status=503,
                                 content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def outage_response_for_error(request: HttpRequest) -> HttpResponse | None:
+    """For handler500 (config/errors.py): the 503 of `outage_response` when the exception
+    being handled is a lost database connection, else None. It catches what this
+    middleware cannot see: a connection lost in a layer inside it (the session and the user
+    read by the request-log layer before the view runs), which Django turns into a 500
+    before it reaches here."""
+    exception = sys.exc_info()[1]
+    if exception is None or not _connection_lost(exception):
+        return None
+    _reset_connections()
+    logger.warning("database connection lost (%s) before the view; answered 503 to %s",
+                   type(exception).__name__, request.method)
+    return outage_response(request)
 
 
 class DatabaseOutageMiddleware:

@@ -263,9 +263,77 @@
     return region;
   }
 
+  // An answer the service could not save (503: its database was away; or no answer at all:
+  // the server restarting) stays in the form, the part says plainly that it was NOT saved,
+  // and the form is sent again by itself after the server's Retry-After (capped), until the
+  // service answers; submitting meanwhile sends it at once.
+  function retryDelay(response) {
+    var seconds = response ? parseInt(response.headers.get("Retry-After") || "", 10) : NaN;
+    if (!(seconds > 0)) { seconds = 5; }
+    return Math.min(seconds, 30) * 1000;
+  }
+
+  function notSaved(part, form, text) {
+    var notice = part.querySelector(".not-saved");
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.className = "message error not-saved";
+      notice.setAttribute("role", "alert");
+      notice.setAttribute("tabindex", "-1");
+      form.parentNode.insertBefore(notice, form);
+    }
+    notice.textContent = text;
+    return notice;
+  }
+
+  var NOT_SAVED = "Your answer was NOT saved: the service cannot be reached. It is kept here " +
+    "and will be sent again by itself when the service answers.";
+
   // Answering in place: post the form, replace the part with the fragment of its new state,
-  // focus the verdict (or the refusal) and announce it. Any failure falls back to the
-  // plain post, which redirects back to the part.
+  // focus the verdict (or the refusal) and announce it. A 503 or no answer keeps the answer
+  // and resends it (above); any other failure falls back to the plain post, which redirects
+  // back to the part.
+  function sendAnswer(form, part) {
+    clearTimeout(Number(form.getAttribute("data-resend-timer") || 0));
+    form.removeAttribute("data-resend-timer");
+    if (form.getAttribute("data-busy")) { return; }
+    form.setAttribute("data-busy", "yes");
+    part.setAttribute("aria-busy", "true");
+    function keep(text, delay) {
+      form.removeAttribute("data-busy");
+      part.removeAttribute("aria-busy");
+      var notice = notSaved(part, form, text);
+      if (!form.hasAttribute("data-resending")) {
+        form.setAttribute("data-resending", "yes");
+        notice.focus({ preventScroll: false });
+      }
+      var timer = setTimeout(function () { sendAnswer(form, part); }, delay);
+      form.setAttribute("data-resend-timer", String(timer));
+    }
+    fetch(form.action, {
+      method: "POST", body: new FormData(form), credentials: "same-origin",
+      headers: { "X-Answer-Fragment": "1", Accept: "text/html" }
+    }).then(function (response) {
+      if (response.status === 503) {
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          keep(data.message || NOT_SAVED, retryDelay(response));
+          return null;
+        });
+      }
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+      return response.text();
+    }, function () {
+      keep(NOT_SAVED, retryDelay(null));  // no answer at all: the network or the server
+      return null;
+    }).then(function (html) {
+      if (html === null) { return; }
+      swapPart(part, html, true);
+    }).catch(function () {
+      form.removeAttribute("data-busy");
+      form.submit();
+    });
+  }
+
   function setupAnswering() {
     document.addEventListener("submit", function (event) {
       var form = event.target;
@@ -275,22 +343,16 @@
       var part = form.closest(".part");
       if (!part || !window.fetch || !window.FormData) { return; }
       event.preventDefault();
-      if (form.getAttribute("data-busy")) { return; }
-      form.setAttribute("data-busy", "yes");
-      part.setAttribute("aria-busy", "true");
-      fetch(form.action, {
-        method: "POST", body: new FormData(form), credentials: "same-origin",
-        headers: { "X-Answer-Fragment": "1", Accept: "text/html" }
-      }).then(function (response) {
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        return response.text();
-      }).then(function (html) {
-        swapPart(part, html, true);
-      }).catch(function () {
-        form.removeAttribute("data-busy");
-        form.submit();
-      });
+      sendAnswer(form, part);
     });
+  }
+
+  // The page that says an answer was not saved (core/kept_forms.py) holds the form with the
+  // answer kept: send it again by itself after the server's Retry-After.
+  function setupKeptForm(form) {
+    var seconds = parseInt(form.getAttribute("data-resend-after") || "", 10);
+    if (!(seconds > 0)) { seconds = 5; }
+    setTimeout(function () { form.submit(); }, Math.min(seconds, 30) * 1000);
   }
 
   function start() {
@@ -300,6 +362,7 @@
     document.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
     document.querySelectorAll("[data-poll]").forEach(setupPoll);
     document.querySelectorAll("[data-alignment-grid]").forEach(setupGrid);
+    document.querySelectorAll("form[data-resend-after]").forEach(setupKeptForm);
   }
 
   if (document.readyState === "loading") {
