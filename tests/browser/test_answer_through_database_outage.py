@@ -31,7 +31,7 @@ def _stored(student, text: str) -> int:
 
 
 def test_the_page_keeps_the_answer_and_sends_it_again_when_the_service_is_back(
-        page: Page, live_server, alice, course, proxied_database, quick_retry) -> None:
+        proxied_database, quick_retry, page: Page, live_server, alice, course) -> None:
     part = _bound()
     csp_errors: list[str] = []
     page.on("console", lambda m: csp_errors.append(m.text)
@@ -63,7 +63,7 @@ def test_the_page_keeps_the_answer_and_sends_it_again_when_the_service_is_back(
 
 
 def test_without_javascript_the_refusal_page_holds_the_typed_answer_to_send_again(
-        browser: Browser, live_server, alice, course, proxied_database, quick_retry) -> None:
+        proxied_database, quick_retry, browser: Browser, live_server, alice, course) -> None:
     part = _bound()
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()

@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
@@ -46,6 +47,7 @@ class Tally:
     taken: list[str] = field(default_factory=list)
     requests: int = 0
     refused_kept: int = 0
+    refused_answers: int = 0
     failures: list[str] = field(default_factory=list)
 
 
@@ -63,13 +65,16 @@ class Student:
         self.tally = Tally()
 
     def text(self, seq: int) -> str:
-        return f"0.{self.number}{seq:05d}1"  # distinct numbers, all wrong: no attempt limit
+        # Distinct numbers, all wrong whatever the student's variant (the bound is positive),
+        # and the part has no attempt limit: every one of them must be stored.
+        return f"-0.{self.number}{seq:05d}1"
 
     def send(self, text: str, deadline: Callable[[], bool]) -> None:
         """Send `text` until the service takes it, resending what the refusal kept."""
         self.tally.sent.append(text)
         key = f"{self.user.pk}-{text}"
         post: tuple[str, dict[str, str]] = (self.answer_url, {"answer": text})
+        refusals = 0
         while not deadline():
             self.tally.requests += 1
             if self.kind == "api":
@@ -86,9 +91,13 @@ class Student:
             refused = self._refused_kept(response, text)
             if refused is None:
                 self.tally.failures.append(f"{text}: HTTP {response.status_code} "
+                                           f"{response.get('Location', '')} "
                                            f"{response.content[:200]!r}")
                 return
             self.tally.refused_kept += 1
+            if not refusals:
+                self.tally.refused_answers += 1  # an answer told "not saved" at least once
+            refusals += 1
             post = refused
             time.sleep(RESEND_SECONDS)
         self.tally.failures.append(f"{text}: still not taken at the deadline")
@@ -96,10 +105,15 @@ class Student:
     def _taken(self, response: Any) -> bool:
         if self.kind == "api":
             return bool(response.status_code == 201 and response.json()["answer"])
-        if self.kind == "script":
-            return bool(response.status_code == 200
-                        and f'id="part-{self.part.pk}"' in response.content.decode())
-        return bool(response.status_code == 302)
+        if self.kind == "script":  # the part's new state, without a refusal in it
+            page = response.content.decode()
+            return bool(response.status_code == 200 and f'id="part-{self.part.pk}"' in page
+                        and "part-notice" not in page)
+        # Back to the part on the module page (a redirect elsewhere, e.g. to sign in, is not),
+        # with no refusal message for it.
+        return bool(response.status_code == 302
+                    and response["Location"].endswith(f"#part-{self.part.pk}")
+                    and not list(get_messages(response.wsgi_request)))
 
     def _refused_kept(self, response: Any, text: str) -> tuple[str, dict[str, str]] | None:
         """What to send next if `response` refused the answer as not saved and kept it."""
@@ -180,6 +194,7 @@ def test_every_answer_is_stored_once_or_refused_with_its_text_kept_through_a_cut
     figures = {"cut_seconds": cut_seconds, "answers_sent": sum(sent.values()),
                "stored_once": sum(stored.values()),
                "requests": sum(s.tally.requests for s in students),
-               "refused_not_saved_text_kept": refused, "lost": sum((sent - stored).values()),
+               "answers_refused_then_resent": sum(s.tally.refused_answers for s in students),
+               "refusals_not_saved_text_kept": refused, "lost": sum((sent - stored).values()),
                "stored_twice": sum(1 for n in stored.values() if n > 1)}
     print("database outage figures:", figures)
