@@ -13,6 +13,7 @@ from api.resources import (
     lms_sync,
     roster,
     submissions,
+    variant_fairness,
     webhooks,
 )
 
@@ -51,5 +52,7 @@ urlpatterns = [
     path(COURSE + "lab-runs/", lab_runs.LabRunListApi.as_view(), name="api-lab-runs"),
     path(COURSE + "lab-runs/<uuid:run_id>/", lab_runs.LabRunDetailApi.as_view(), name="api-lab-run"),
     path(COURSE + "lms-sync/", lms_sync.LmsSyncApi.as_view(), name="api-lms-sync"),
+    path(COURSE + "variant-fairness/", variant_fairness.VariantFairnessApi.as_view(),
+         name="api-variant-fairness"),
     re_path(r"^.*$", not_found_view),
 ]

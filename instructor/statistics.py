@@ -45,6 +45,7 @@ from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import PartProgress, Submission
 from grading.progress import WRONG
+from grading.variant_fairness import PartFairness, VariantRow, variant_fairness
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.variants import variant_params
 from grading.wrong_answer_counts import WrongAnswerTally, class_wrong_answers
@@ -79,6 +80,8 @@ class PartStatistics:
     # (attempts used, of those who used one).
     score_counts: list[int] = field(default_factory=lambda: [0] * len(SCORE_BINS))
     attempt_counts: list[int] = field(default_factory=lambda: [0] * len(ATTEMPT_BINS))
+    # Variants flagged harder than the part's others (grading/variant_fairness.py).
+    flagged_variants: list[VariantRow] = field(default_factory=list)
 
     @property
     def score_chart(self) -> str:
@@ -124,6 +127,7 @@ class PartDetail:
     statistics: PartStatistics
     wrong_answers: list[WrongAnswer]
     variants: list[VariantDifficulty]
+    fairness: PartFairness | None = None  # None: the exercise has no parameters
 
     @property
     def score_chart(self) -> str:
@@ -306,10 +310,16 @@ def question_statistics(*, course: Course, group: str = "",
                         module_id: int | None = None) -> list[PartStatistics]:
     """Statistics of every active part of the course (see the module docstring), each with
     its three commonest wrong answers and its score and attempt distributions (`module_id`:
-    of that module's parts only). Seven queries whatever the size of the class."""
-    return _statistics(course, group, gradebook_columns(course=course, module_id=module_id),
-                       _wrong_answer_groups(course, group, top=TOP_WRONG_ANSWERS),
-                       TOP_WRONG_ANSWERS)
+    of that module's parts only), and its variants flagged harder than its others (over
+    the whole course: the flags' false discovery rate is controlled across all its parts).
+    Eleven queries whatever the size of the class."""
+    result = _statistics(course, group, gradebook_columns(course=course, module_id=module_id),
+                         _wrong_answer_groups(course, group, top=TOP_WRONG_ANSWERS),
+                         TOP_WRONG_ANSWERS)
+    flags = {p.column.id: p.flagged for p in variant_fairness(course=course, group=group)}
+    for stats in result:
+        stats.flagged_variants = flags.get(stats.column.id, [])
+    return result
 
 
 def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantDifficulty]:
@@ -356,8 +366,10 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
 
 def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     """One part's statistics, every wrong answer group, difficulty per variant and the score
-    and attempt distributions. Raises Http404 for a part that is not an active part of the course.
-    Nine queries whatever the size of the class."""
+    and attempt distributions, and the fairness of its variants (first-attempt success per
+    variant, interval, test and flag; see grading/variant_fairness.py). Raises Http404 for a
+    part that is not an active part of the course. Thirteen queries whatever the size of the
+    class."""
     part = (Part.objects.active().select_related("exercise")
             .filter(pk=part_id, exercise__module_id__in=course.module_ids(),
                     exercise__archived_at__isnull=True).first())
@@ -366,5 +378,8 @@ def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
     column = next(c for c in gradebook_columns(course=course) if c.id == part.pk)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
     [stats] = _statistics(course, group, [column], wrong, None)
+    fairness = (variant_fairness(course=course, group=group, part_id=part.pk)
+                if part.exercise.parameters else [])
     return PartDetail(statistics=stats, wrong_answers=stats.wrong_answers,
-                      variants=_variant_difficulty(course, part, group))
+                      variants=_variant_difficulty(course, part, group),
+                      fairness=fairness[0] if fairness else None)

@@ -56,3 +56,27 @@ def progress_sync(course) -> None:
     from grading.progress import progress_rebuild
 
     progress_rebuild(course=course)
+
+
+def first_attempt_class(course, part, plan: dict, prefix: str = "s") -> list:
+    """Enrol students answering `part` and keep their progress: `plan` maps a variant seed
+    to (students right at once, right at the second attempt, never right). The users, in
+    the plan's order."""
+    from courses.models import Enrollment
+    from grading.models import Submission
+
+    right, wrong = Submission.Outcome.CORRECT, Submission.Outcome.INCORRECT
+    answers, users = [], []
+    for seed, (first, second, never) in plan.items():
+        for i in range(first + second + never):
+            user: Any = UserFactory(username=f"{prefix}{seed}-{i}")
+            users.append(user)
+            EnrollmentFactory(user=user, course=course, role=Enrollment.Role.STUDENT)
+            outcomes = [right] if i < first else [wrong, right] if i < first + second else [wrong]
+            answers += [Submission(student=user, course=course, part=part, raw_answer="x",
+                                   outcome=o, score=1.0 if o == right else 0.0,
+                                   counts_as_attempt=True, variant_seed=seed)
+                        for o in outcomes]
+    Submission.objects.bulk_create(answers)
+    progress_sync(course)
+    return users

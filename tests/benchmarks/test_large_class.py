@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from api.keys import api_key_create
@@ -22,6 +23,7 @@ from courses.models import Course, Enrollment, Exercise, Part
 from demo.bulk import large_class_seed
 from grading.models import Submission
 from grading.services import submission_create
+from grading.variant_fairness import variant_fairness
 from tests.benchmarks.test_dashboard_speed import p, paired
 from tests.factories import progress_sync
 
@@ -137,6 +139,7 @@ def test_a_class_of_50000(client, course, irene, module_05):
         ("API gradebook page", api("gradebook/?limit=100&after=0")),
         ("API gradebook since", api("gradebook/?updated_since=2100-01-01T00:00:00Z")),
         ("API submissions keyset", api("submissions/?after=1000000&limit=100")),
+        ("API variant fairness", api("variant-fairness/")),
     ]
     print("baselines, timed alternately with each page: 'count' = one bare COUNT/MAX over "
           "the course's submissions; 'page' = 50 enrolment rows read raw")
@@ -148,6 +151,16 @@ def test_a_class_of_50000(client, course, irene, module_05):
         print(f"{label:24} {p(times, .5) * 1e3:8.1f} {p(times, .99) * 1e3:8.1f} "
               f"{p(base, .5) * 1e3:10.1f} {p(times, .5) / p(base, .5):9.2f}x "
               f"{p(floor, .5) * 1e3:9.2f} {p(times, .5) / p(floor, .5):8.0f}x")
+
+    fairness_queries = {}
+    for label, each in (("big", course), ("small", small)):
+        with CaptureQueriesContext(connection) as queries:
+            parts = variant_fairness(course=each)
+        fairness_queries[label] = len(queries)
+        print(f"variant fairness ({label}): {len(queries)} queries, "
+              f"{sum(len(f.variants) for f in parts)} variants, "
+              f"{sum(len(f.flagged) for f in parts)} flagged")
+    assert fairness_queries["big"] == fairness_queries["small"]
 
     for label, each in (("big", course), ("small", small)):
         url = reverse("dashboard:gradebook-csv", kwargs={"course_slug": each.slug})

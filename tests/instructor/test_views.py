@@ -23,8 +23,8 @@ from tests.instructor.conftest import build_class
 PAGES = {
     "overview": 8,
     "matrix": 10,
-    "statistics": 11,  # + the score and attempt distributions of every question, one query
-    "part": 12,
+    "statistics": 14,  # + the score and attempt distributions, one query; variant flags, three
+    "part": 15,  # + the fairness of its variants (columns, exercises, counts)
     "misconceptions": 9,
     "labs": 10,
     "student": 17,  # + the deadline policy twice: who may extend, the course's zone
