@@ -59,17 +59,18 @@ def part_spec_problems(context: dict[str, Any]) -> list[str]:
 def _problems_in(spec: dict[str, Any], parts: list[Any], variant: NumberedVariant) -> list[str]:
     params = variant.params
     if carried_keys(spec):
-        return _carried_spec_problems(spec, parts, params)
+        return _carried_spec_problems(spec, parts, params, variant.number)
     problems = list(self_check(spec, params))
     if problems:
         return problems
     return question_test_failures(spec, params, variant.number)
 
 
-def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
-                           params: dict[str, Any]) -> list[str]:
-    """A part that uses earlier answers: the named parts come earlier, and its key (with
-    the earlier parts' keys in place of the student's answers) grades 1.0."""
+def _carried_spec_problems(spec: dict[str, Any], parts: list[Any], params: dict[str, Any],
+                           number: int) -> list[str]:
+    """A part that uses earlier answers: the named parts come earlier, its key (with the
+    earlier parts' keys in place of the student's answers) grades 1.0, and its question tests
+    pass with their `earlier` answers."""
     earlier: dict[str, dict[str, Any]] = {}
     for part in parts:
         if not isinstance(part, dict):
@@ -85,7 +86,7 @@ def _carried_spec_problems(spec: dict[str, Any], parts: list[Any],
                    for k in carried_keys(spec)}
     except (ValueError, TypeError, ArithmeticError) as exc:
         return [f"'reference': an earlier part's key cannot be computed: {exc}"]
-    if spec.get("tests"):
-        return ["'tests' are not run on a part that uses earlier answers (test it with "
-                "check_answers and its 'earlier' field)"]
-    return list(self_check(resolved_spec(spec), {**params, **carried}))
+    problems = list(self_check(resolved_spec(spec), {**params, **carried}))
+    if problems:
+        return problems
+    return question_test_failures(spec, params, number, earlier_specs=earlier)

@@ -6,7 +6,10 @@ A part's ``[[parts.tests]]`` table holds ``answer`` (as a student types it; ``{{
 takes the variant's value of a parameter), ``outcome`` (correct, partial, incorrect,
 review or invalid), and optionally ``misconception`` (the tag expected, or "" for none),
 ``score`` (0..1, compared to within 1e-9) and ``variant`` (run only in that variant number).
-Pure Python.
+A part whose key uses earlier answers (``answer("scores")``) is tested with the earlier
+answers a student might have given: ``earlier``, a table of part key -> answer as typed
+(``{{ name }}`` allowed); an earlier part left out is unanswered (the test then expects
+"invalid"). Pure Python.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from grading.checkers import Result, grade
+from grading.checkers.carried import carried_keys, earlier_from_answers, grade_carried
 
 OUTCOMES = ("correct", "partial", "incorrect", "review", "invalid")
-TEST_KEYS = frozenset({"answer", "outcome", "misconception", "score", "variant", "note"})
+TEST_KEYS = frozenset({"answer", "outcome", "misconception", "score", "variant", "note",
+                       "earlier"})
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
@@ -47,6 +52,20 @@ def question_test_problems(spec: Mapping[str, Any], known_params: set[str]) -> l
             unknown = sorted(set(_PLACEHOLDER.findall(test["answer"])) - known_params)
             if unknown:
                 problems.append(f"{where}: the answer uses unknown parameters: {', '.join(unknown)}")
+        earlier = test.get("earlier", {})
+        if not isinstance(earlier, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in earlier.items()):
+            problems.append(f"{where}: 'earlier' must be a table of part key = answer")
+        else:
+            unknown_keys = sorted(set(earlier) - set(carried_keys(spec)))
+            if unknown_keys:
+                problems.append(f"{where}: 'earlier' names parts whose answers this part does "
+                                f"not use: {', '.join(unknown_keys)}")
+            unknown = sorted({p for v in earlier.values() for p in _PLACEHOLDER.findall(v)}
+                             - known_params)
+            if unknown:
+                problems.append(f"{where}: 'earlier' uses unknown parameters: "
+                                f"{', '.join(unknown)}")
         if test.get("outcome") not in OUTCOMES:
             problems.append(f"{where} needs an 'outcome', one of {', '.join(OUTCOMES)}")
         if "misconception" in test and not isinstance(test["misconception"], str):
@@ -77,15 +96,27 @@ def _typed(value: Any) -> str:
 
 
 def question_test_failures(spec: Mapping[str, Any], params: Mapping[str, Any],
-                           variant_number: int) -> list[str]:
-    """Each test of the part (for this variant) whose grade differs from what it expects."""
+                           variant_number: int,
+                           earlier_specs: Mapping[str, Mapping[str, Any]] | None = None,
+                           ) -> list[str]:
+    """Each test of the part (for this variant) whose grade differs from what it expects.
+
+    A part that uses earlier answers is graded as a student's answer is, with the test's
+    ``earlier`` answers (``earlier_specs``: the specs of the exercise's earlier parts)."""
     failures = []
+    carried = bool(carried_keys(spec))
     for number, test in enumerate(question_tests(spec), start=1):
         if not isinstance(test, Mapping) or test.get("variant", variant_number) != variant_number:
             continue
         raw = answer_in_variant(str(test["answer"]), params)
         try:
-            result = grade(raw, spec, params)
+            if carried:
+                given = {k: answer_in_variant(v, params)
+                         for k, v in (test.get("earlier") or {}).items()}
+                result = grade_carried(raw, spec, params, earlier_from_answers(
+                    spec, params, given, earlier_specs or {}))
+            else:
+                result = grade(raw, spec, params)
         except (ValueError, TypeError, ArithmeticError) as exc:
             failures.append(f"'tests' {number} ('{raw}') cannot be graded: {exc}")
             continue

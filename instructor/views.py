@@ -161,7 +161,9 @@ def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpRespons
 @staff_view
 def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> HttpResponse:
     """The exercise as a student sees it in variant ?variant=N; a POST grades the answers
-    typed (answer-<part key>) in that variant and stores nothing."""
+    typed (answer-<part key>) in that variant, a part marked against earlier answers with
+    the earlier answers typed for it (earlier.<part key>.<earlier part key>), and stores
+    nothing."""
     exercise = Exercise.objects.filter(pk=exercise_id, module_id__in=access.course.module_ids(),
                                        archived_at__isnull=True).first()
     if exercise is None:
@@ -169,9 +171,11 @@ def preview(request: HttpRequest, access: StaffAccess, exercise_id: int) -> Http
     data = request.POST if request.method == "POST" else request.GET
     answers = {k.removeprefix("answer-"): str(request.POST.get(k, ""))[:2000]
                for k in request.POST if k.startswith("answer-")}
+    earlier = {k: str(request.POST.get(k, ""))[:2000]
+               for k in request.POST if k.startswith("earlier.")}
     try:
         shown = exercise_preview(exercise=exercise, number=int_param(data.get("variant"), 0),
-                                 answers=answers)
+                                 answers=answers, earlier=earlier)
     except ValueError as exc:
         raise Http404(str(exc)) from None
     return _page(request, access, "preview.html", "statistics", preview=shown)

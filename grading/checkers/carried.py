@@ -46,6 +46,7 @@ __all__ = [
     "answer_value",
     "carried_keys",
     "carried_name",
+    "earlier_from_answers",
     "grade_carried",
     "grade_carried_kept",
     "key_value",
@@ -215,6 +216,25 @@ def grade_carried(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any],
         carried, score=credit, outcome="correct" if credit >= 1 - 1e-9 else "partial",
         feedback=f"Marked using your answer to {labels}: {carried.feedback}",
         misconception=CARRIED_TAG)
+
+
+def earlier_from_answers(spec: Mapping[str, Any], params: Mapping[str, Any],
+                         given: Mapping[str, str],
+                         specs: Mapping[str, Mapping[str, Any]]) -> dict[str, Earlier]:
+    """The earlier answers a part with ``spec`` uses, from answers typed as a student types
+    them (``given``: part key -> raw answer; a key left out, or blank, is not answered), each
+    with its part's key value in the variant; ``specs`` maps the exercise's part keys to
+    their specs. ValueError when ``spec`` names a part that ``specs`` lacks. Pure: the author
+    preview, question tests and check_answers build a carried part's earlier answers so."""
+    out: dict[str, Earlier] = {}
+    for key in carried_keys(spec):
+        if key not in specs:
+            raise ValueError(f"answer(\"{key}\") names no earlier part")
+        raw = given.get(key)
+        value = None if raw is None or not str(raw).strip() else \
+            answer_value(str(raw), specs[key], params)
+        out[key] = Earlier(f"({key})", value, key_value(specs[key], params, specs))
+    return out
 
 
 def grade_carried_kept(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any],

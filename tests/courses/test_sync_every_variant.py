@@ -102,3 +102,53 @@ def test_a_malformed_question_test_is_reported_without_grading(content):
     reasons = " | ".join(e.reason for e in caught.value.errors)
     assert "unknown parameters: gamma" in reasons
     assert "needs an 'outcome'" in reasons
+
+
+CHAIN = Path("exercises") / "attention-weighted-sum.toml"
+#: Question tests of the chain's last part ("output", marked using the answer to "weight").
+CARRIED_TESTS = '''
+  [[parts.tests]]
+  answer = "0.25*{{ v1 }} + 0.75*{{ v2 }}"
+  earlier = { weight = "0.25" }
+  outcome = "partial"
+  score = 0.75
+  misconception = "carried"
+
+  [[parts.tests]]
+  answer = "0.25*{{ v1 }} + 0.75*{{ v2 }}"
+  outcome = "invalid"
+'''
+
+
+@pytest.fixture
+def module_06_content(tmp_path: Path) -> Path:
+    target = tmp_path / "module-06"
+    shutil.copytree(Path(settings.CONTENT_ROOT) / "module-06", target)
+    return target
+
+
+def test_question_tests_run_on_a_carried_part_with_the_earlier_answers_they_give(
+        module_06_content):
+    _append(module_06_content / CHAIN, CARRIED_TESTS)
+    report = content_sync(root=module_06_content)
+    assert report.change_count > 0
+
+
+def test_a_failing_question_test_of_a_carried_part_fails_the_sync(module_06_content):
+    _append(module_06_content / CHAIN, CARRIED_TESTS.replace('outcome = "partial"',
+                                                             'outcome = "correct"', 1))
+    with pytest.raises(ContentInvalid) as caught:
+        content_sync(root=module_06_content)
+    errors = [str(e) for e in caught.value.errors]  # one per answer as typed in a variant
+    assert errors and all("attention-weighted-sum.toml:" in e and "part 'output': 'tests' 1:"
+                          in e for e in errors)
+    assert "grades partial (0.75) with misconception 'carried', expected correct" in errors[0]
+
+
+def test_earlier_answers_of_a_question_test_must_name_parts_the_part_uses(module_06_content):
+    _append(module_06_content / CHAIN, CARRIED_TESTS.replace('earlier = { weight = "0.25" }',
+                                                             'earlier = { scores = "[1, 2]" }'))
+    with pytest.raises(ContentInvalid) as caught:
+        content_sync(root=module_06_content)
+    assert "'earlier' names parts whose answers this part does not use: scores" in \
+        str(caught.value.errors[0])

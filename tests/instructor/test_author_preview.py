@@ -110,3 +110,46 @@ def test_the_answer_types_of_issue_41_show_their_key_in_a_variant(client, course
     assert "m/s^2" in page
     assert page.count('data-outcome="correct"') >= 6
     assert Submission.objects.count() == 0
+
+
+@pytest.fixture
+def chain(module_05):
+    """Apply 2 with its second part turned into "twice your step count" (carried, 0.5)."""
+    from courses.models import Part
+
+    later = Part.objects.get(exercise__slug="apply-2-sequential-steps", key="attention_steps")
+    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
+                  "carried_credit": 0.5}
+    later.save(update_fields=["spec"])
+    return later
+
+
+def test_a_part_marked_against_earlier_answers_is_tried_with_earlier_answers(
+        client, course, irene, chain):
+    client.force_login(irene)
+    url = _url(course, slug="apply-2-sequential-steps")
+    page = client.get(url).content.decode()
+    assert "check_answers" not in page
+    assert 'name="earlier.attention_steps.rnn_steps"' in page  # a field for the earlier answer
+    assert '<code class="key-answer">2000</code>' in page  # its key, with (a)'s key in place
+    typed = client.post(url, {"variant": "0", "answer-attention_steps": "2002",
+                              "earlier.attention_steps.rnn_steps": "1001"}).content.decode()
+    assert 'data-outcome="partial"' in typed and "Marked using your answer to (rnn_steps)" in typed
+    # left empty, the earlier answer is the one tried for that part
+    tried = client.post(url, {"variant": "0", "answer-rnn_steps": "1001",
+                              "answer-attention_steps": "2002",
+                              "earlier.attention_steps.rnn_steps": ""}).content.decode()
+    assert tried.count('data-outcome="partial"') == 1 and 'value="1001"' in tried
+    missing = client.post(url, {"variant": "0", "answer-attention_steps": "2002"}).content.decode()
+    assert 'data-outcome="invalid"' in missing and "Answer (rnn_steps) first" in missing
+    assert Submission.objects.count() == 0
+
+
+def test_misconceptions_show_their_values_and_a_long_key_reads_as_a_number(client, course,
+                                                                          irene):
+    client.force_login(irene)
+    page = client.get(_url(course)).content.decode()  # sigma = 0.85, steps = 40
+    assert '<code class="misconception-value">34</code>' in page  # sigma*steps
+    assert '<code class="misconception-value">0.998498</code>' in page  # 1 - sigma^steps
+    assert '<dd class="key-value">≈ 0.0015023</dd>' in page  # 0.85^40, not 85^40/100^40
+    assert '<details class="long-key"><summary>exact, ' in page
