@@ -63,7 +63,10 @@ def test_a_corrected_earlier_answer_keeps_the_later_parts_carried_credit(alice, 
     assert carried.feedback.startswith(
         f"Kept from your answer to (rnn_steps) when you answered this part ({n + 1})")
     progress = PartProgress.objects.get(student=alice, course=course, part=later)
-    assert progress.best_score == 0.5  # the gradebook's row
+    assert progress.best_score == 0.5  # the kept row the gradebook reads
+    from grading.gradebook import gradebook
+
+    assert gradebook(course=course, student=alice).rows[0].cells[later.pk].best_score == 0.5
     # A regrade (after a spec fix, say) keeps it too.
     submissions_regrade(submissions=Submission.objects.filter(pk=carried.pk))
     carried.refresh_from_db()

@@ -51,3 +51,16 @@ def test_the_page_keeps_and_explains_carried_credit_after_a_correction(client, a
     # the answers list says it too
     assert f"Partly correct, score 0.5 (Kept from your answer to (rnn_steps) when you " \
         f"answered this part ({n + 1}))" in box
+
+
+def test_the_page_says_why_carried_credit_was_refused(client, alice, course, chain):
+    first, later = chain
+    first.spec = {**first.spec, "reference": "N + 1", "misconceptions": []}
+    first.save(update_fields=["spec"])
+    n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
+    submission_create(student=alice, course=course, part=first, raw_answer=str(n))
+    submission_create(student=alice, course=course, part=later, raw_answer=str(2 * n))
+    client.force_login(alice)
+    box = _part_text(client, course, later)
+    assert f"your answer to (rnn_steps) is {n}, a value the question gives (N)" in box
+    assert "(no carried credit: the earlier answer is zero or a value the question gives)" in box
