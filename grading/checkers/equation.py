@@ -41,7 +41,19 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
-from grading.checkers.mathparse import BinOp, Expr, FormatError, Node, Num, Var, precise_evaluate
+from grading.checkers.mathparse import (
+    Abs,
+    BinOp,
+    Const,
+    Expr,
+    FormatError,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Var,
+    precise_evaluate,
+)
 from grading.checkers.realsets import RealSet, reduce_components, sets_equal
 from grading.checkers.refs import Number, fraction_params
 from grading.checkers.relations import Chain, Statement, System, parse_statement, parse_system
@@ -51,7 +63,7 @@ from grading.checkers.solving import linear_rows, numerator, rref, solve_relatio
 from grading.checkers.substitution import substitute
 from grading.checkers.tolerance import Tolerance
 
-__all__ = ["FORMS", "EquationAnswer", "EquationChecker"]
+__all__ = ["FORMS", "EquationAnswer", "EquationChecker", "relation_set"]
 
 FORMS = ("any", "sides")
 _TWIN = "__2"  # suffix of the second copy of each variable in the cross-multiplied identity
@@ -139,7 +151,13 @@ class _Context:
 
 
 def _difference(chain: Chain, index: int = 0) -> Node:
-    return BinOp("-", chain.sides[index].node, chain.sides[index + 1].node)
+    """Left side minus right side; ``|a| = |b|`` (also < >) as ``a^2 - b^2``, which has
+    the same solutions (STACK: ``abs(x) = abs(y)`` is ``x = y or x = -y``)."""
+    left, right = chain.sides[index].node, chain.sides[index + 1].node
+    if isinstance(left, Abs) and isinstance(right, Abs):
+        two = Num(Fraction(2), "2")
+        return BinOp("-", Pow(left.operand, two), Pow(right.operand, two))
+    return BinOp("-", left, right)
 
 
 def _product(statement: Statement) -> Node:
@@ -168,8 +186,10 @@ def _solution_set(statement: Statement, variable: str, ctx: _Context) -> RealSet
         current: RealSet | None = None
         for chain in group:
             for i, op in enumerate(chain.ops):
-                solved = solve_relation(chain.sides[i], op, chain.sides[i + 1], variable,
-                                        ctx.params)
+                solved = _with_infinity(chain.sides[i], op, chain.sides[i + 1])
+                if solved is None:
+                    solved = solve_relation(chain.sides[i], op, chain.sides[i + 1], variable,
+                                            ctx.params)
                 if solved is None:
                     solved = solve_by_sign_chart(chain.sides[i], op, chain.sides[i + 1],
                                                  variable, ctx.params)
@@ -179,6 +199,42 @@ def _solution_set(statement: Statement, variable: str, ctx: _Context) -> RealSet
         if current is not None:
             union.extend(current.components)
     return reduce_components(union)
+
+
+def _with_infinity(lhs: Expr, op: str, rhs: Expr) -> RealSet | None:
+    """A relation with an infinite side read as the set it means: ``x > -oo`` and ``x < oo``
+    are all reals, ``x > oo`` and ``x = oo`` none (None when no side is infinite)."""
+    from grading.checkers.realsets import Component
+    from grading.checkers.refs import Number
+
+    def infinity(side: Expr) -> int:
+        node = side.node
+        if isinstance(node, Const) and node.name == "oo":
+            return 1
+        if isinstance(node, Neg) and isinstance(node.operand, Const) \
+                and node.operand.name == "oo":
+            return -1
+        return 0
+
+    left, right = infinity(lhs), infinity(rhs)
+    if not (left or right) or (left and right):
+        return None
+    flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
+    sign, op = (right, op) if right else (left, flipped[op])  # finite side on the left
+    holds = op == "!=" or (op in ("<", "<=") and sign > 0) or (op in (">", ">=") and sign < 0)
+    whole = Component(Number(float("-inf")), Number(float("inf")), False, False)
+    return reduce_components([whole] if holds else [])
+
+
+def relation_set(raw: str, variable: str) -> RealSet:
+    """The set of reals an inequality (or equation) in ``variable`` describes: ``x > 2`` is
+    (2, oo). FormatError, with the position, when it cannot be read or solved exactly."""
+    statement = parse_statement(raw, variables=[variable])
+    solved = _solution_set(statement, variable, _Context({"variables": [variable]}, {}))
+    if solved is None:
+        raise FormatError("this relation cannot be solved exactly: write the set as intervals, "
+                          "such as (2, oo)", 1)
+    return solved
 
 
 def _intersect(a: RealSet, b: RealSet) -> RealSet:
@@ -203,7 +259,8 @@ def _normal(chain: Chain) -> tuple[Node, str]:
     """A single inequality as (f, ">" or ">=" or "!=") with f > 0 (or >= 0, != 0)."""
     op = chain.ops[0]
     if op in ("<", "<="):
-        return BinOp("-", chain.sides[1].node, chain.sides[0].node), op.replace("<", ">")
+        swapped = Chain((chain.sides[1], chain.sides[0]), (op,))
+        return _difference(swapped), op.replace("<", ">")
     return _difference(chain), op
 
 

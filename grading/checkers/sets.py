@@ -10,6 +10,7 @@ different sets, and ``{0, 1)`` is invalid.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,10 @@ from grading.checkers.tolerance import Tolerance
 __all__ = ["SetAnswer", "SetChecker", "reference_set"]
 
 
+#: A relation sign: with ``inequality_variable`` the answer is an inequality, not a set.
+_RELATION = re.compile("[<>=\u2264\u2265\u2260]")
+
+
 @dataclass(frozen=True)
 class SetAnswer(Answer):
     """The set as written."""
@@ -72,13 +77,20 @@ class SetChecker(Checker[SetAnswer]):
     """A set of reals equal to the reference (endpoints and elements within tolerance)."""
 
     type_name = "set"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "reduced", "partial"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, "reduced", "partial", "inequality_variable"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SetAnswer:
         if names_of(spec, "variables"):
             elements = read_expression_set(raw or "", spec)
             return SetAnswer(raw=raw, canonical=elements.canonical, latex=elements.latex,
                              elements=elements)
+        variable = spec.get("inequality_variable")
+        if isinstance(variable, str) and _RELATION.search(raw or ""):
+            from grading.checkers.equation import relation_set  # x > 2 read as (2, oo)
+
+            expr = parse_set(relation_set(raw, variable).to_text())
+            return SetAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(),
+                             expr=expr)
         expr = parse_set(raw or "", variables=names_of(spec, "variables"),
                          functions=functions_of(spec))
         evaluate_set(expr, {})  # an interval that is not one is invalid now, not when graded
@@ -126,6 +138,10 @@ class SetChecker(Checker[SetAnswer]):
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
         problems = super().validate_spec(spec)
+        variable = spec.get("inequality_variable")
+        if variable is not None and not (isinstance(variable, str)
+                                         and re.fullmatch(r"[A-Za-z]\w{0,30}", variable)):
+            problems.append("'inequality_variable' must be a name, such as \"x\"")
         reference = spec.get("reference")
         if not isinstance(reference, str) or not reference.strip():
             problems.append("'reference' must be a set written as a string, e.g. "

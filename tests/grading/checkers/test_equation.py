@@ -201,3 +201,30 @@ def test_brackets_group_relations_and_are_multiplied_out(answer, key, outcome):
 def test_pathological_groups_are_refused_and_deep_brackets_read(answer, outcome):
     spec = {"type": "equation", "reference": "x < 1", "variables": ["x"]}
     assert grade(answer, spec, {}).outcome == outcome
+
+
+# Issue 41 item 3: absolute values and infinite sides read as the sets they mean.
+@pytest.mark.parametrize(("answer", "reference", "outcome"), [
+    # maths/moodle-qtype_stack tests/fixtures/answertestfixtures.class.php (AlgEquiv).
+    ("abs(x)=abs(y)", "x=y or x=-y", "correct"),
+    ("abs(x)=abs(y)", "(x-y)*(x+y)=0", "correct"),
+    ("abs(x)=abs(y)", "x=y", "incorrect"),
+    ("|x| = |y|", "x^2 = y^2", "correct"),
+    ("|x| < |y|", "x^2 < y^2", "correct"),
+    ("|x - 1| = |y|", "(x - 1 - y)*(x - 1 + y) = 0", "correct"),
+])
+def test_absolute_values_on_both_sides_are_their_squares(answer, reference, outcome):
+    spec = {"type": "equation", "reference": reference, "variables": ["x", "y"]}
+    assert grade(answer, spec).outcome == outcome
+
+
+@pytest.mark.parametrize(("answer", "reference", "outcome"), [
+    ("x > -oo", "x != 1 or x = 1", "correct"),
+    ("-oo < x < 3", "x < 3", "correct"),
+    ("x < oo and x > 2", "x > 2", "correct"),
+    ("x > oo", "x^2 < -1", "correct"),
+    ("x <= oo", "x > 2", "incorrect"),
+])
+def test_a_relation_with_an_infinite_side_is_the_set_it_means(answer, reference, outcome):
+    spec = {"type": "equation", "reference": reference, "variables": ["x"]}
+    assert grade(answer, spec).outcome == outcome

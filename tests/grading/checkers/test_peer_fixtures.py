@@ -120,9 +120,6 @@ DOMAIN_SAMPLING = ("variables are sampled at non-integer values, where a negativ
 UNCLEAR_ARGUMENT = ("a function written without brackets takes one plain factor: 'arccos 3n' "
                     "and 'log^2 2n' are refused as unclear (write arccos(3n)), where "
                     "PrairieLearn reads the whole product")
-ABS_EQUATIONS = ("equations are compared as the difference of their sides up to a constant "
-                 "factor (as STACK does for polynomials), so |x| = |y| is not recognised as "
-                 "(x - y)(x + y) = 0; STACK treats absolute values in equations specially")
 NONLINEAR_SYSTEMS = ("systems that are not linear are compared equation by equation, not by "
                      "their solution sets")
 ANY_MULTIPLE_OF_C = ("the arbitrary constant may enter as any non-zero multiple, as WeBWorK's "
@@ -681,8 +678,8 @@ EQUATIONS = [
     Case("(x-1)*(x+1)*(y-1)*(y+1)=0", eq("y^2+x^2=1+x^2*y^2"), 1, STACK),
     Case("2=3", eq("2=4", "x"), 1, STACK),
     Case("abs(x)=abs(y)", eq("x=y"), 0, STACK),
-    Case("abs(x)=abs(y)", eq("x=y or x=-y"), 1, STACK, ours="incorrect", why=ABS_EQUATIONS),
-    Case("abs(x)=abs(y)", eq("(x-y)*(x+y)=0"), 1, STACK, ours="incorrect", why=ABS_EQUATIONS),
+    Case("abs(x)=abs(y)", eq("x=y or x=-y"), 1, STACK),
+    Case("abs(x)=abs(y)", eq("(x-y)*(x+y)=0"), 1, STACK),
     Case("x = -1/2 + sqrt(1/4 + 4/3)", eq("x = (-3 + sqrt(9 + 48))/6", "x"), 1, STACK),
     # WeBWorK ImplicitEquation: the same solutions (its documented examples).
     Case("x^2 - cos(y) = 0", eq("x^2 = cos(y)"), 1, WW_IMPLICIT),

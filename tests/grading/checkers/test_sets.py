@@ -153,3 +153,24 @@ def test_wrong_answers_group_by_the_set_they_name():
     first, second = grade("{2, 1}", spec, {}), grade("{1, 4/2}", spec, {})
     assert first.outcome == second.outcome == "incorrect"
     assert first.canonical == second.canonical == "{1, 2}"
+
+
+# Issue 41 item 3: an inequality answering an interval key where the author allows it.
+SOLUTIONS = {"type": "set", "reference": "(-oo, -1) U (1, oo)", "inequality_variable": "x"}
+
+
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("x < -1 or x > 1", "correct"), ("x^2 > 1", "correct"), ("|x| > 1", "correct"),
+    ("(-oo, -1) U (1, oo)", "correct"), ("x > 1", "incorrect"), ("-1 < x < 1", "incorrect"),
+])
+def test_an_inequality_answers_an_interval_key_where_allowed(answer, outcome):
+    # WeBWorK macros/contexts/contextInequalities.pl: inequalities and intervals compare as
+    # the sets they describe.
+    assert grade(answer, SOLUTIONS).outcome == outcome
+
+
+def test_an_inequality_is_refused_where_not_allowed_and_where_unreadable():
+    assert grade("x > 2", {"type": "set", "reference": "(2, oo)"}).outcome == "invalid"
+    result = grade("x > 1 or y < -1", SOLUTIONS)
+    assert (result.outcome, result.position) == ("invalid", 10)
+    assert validate_spec({**SOLUTIONS, "inequality_variable": "2x"})
