@@ -1,5 +1,5 @@
 """Input fields and URL converters shared by the API: ids bounded to what a database can hold,
-booleans that are JSON booleans."""
+booleans that are JSON booleans, text that is JSON strings."""
 
 from typing import Any
 
@@ -37,3 +37,17 @@ class StrictBooleanField(serializers.BooleanField):
         if isinstance(data, bool):
             return data
         self.fail("invalid", input=data)
+
+
+class BodySerializer(serializers.Serializer):
+    """The serializer of a JSON request body: its text fields take JSON strings only, as the
+    schema says (`type: string`); DRF's CharField turned a number (`"answer": 0`) into "0"."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            wrong = {name: ["A string is required."] for name, field in self.fields.items()
+                     if isinstance(field, serializers.CharField) and not field.read_only
+                     and data.get(name) is not None and not isinstance(data[name], str)}
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)

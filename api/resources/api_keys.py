@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from api.access import Level
 from api.base import ApiView
 from api.errors import ApiError
+from api.fields import BodySerializer
 from api.keys import api_key_create, api_key_revoke
 from api.models import ApiKey
 
@@ -24,7 +25,7 @@ class ApiKeyOutput(serializers.Serializer):
 
 
 class ApiKeyListApi(ApiView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         name = serializers.CharField(max_length=100)
         role = serializers.ChoiceField(choices=ApiKey.Role.choices)
 

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from api.access import STUDENT_ACTING, STUDENT_FILTER, CourseAccess, acting_for, acting_student
 from api.base import ApiView
 from api.errors import ApiError
-from api.fields import id_field
+from api.fields import BodySerializer, id_field
 from api.idempotency import Note, idempotent, resource_ident, resource_name
 from courses.models import Lab
 from labs.models import LabRun
@@ -47,7 +47,7 @@ def _location(course_slug: str, run: LabRun) -> str:
 
 
 class LabRunListApi(ApiView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         lab = serializers.SlugField(help_text="the lab's slug")
         params = serializers.DictField(required=False, default=dict)
         student = id_field(required=False, help_text=STUDENT_ACTING)

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from api.access import Level
 from api.base import ApiView
 from api.errors import ApiError
-from api.fields import StrictBooleanField
+from api.fields import BodySerializer, StrictBooleanField
 from courses.models import Enrollment
 from courses.roster import (
     ROSTER_ROLES,
@@ -21,7 +21,7 @@ from courses.roster import (
 )
 
 
-class RosterEntryInput(serializers.Serializer):
+class RosterEntryInput(BodySerializer):
     external_id = serializers.CharField(max_length=200)
     name = serializers.CharField(max_length=300, allow_blank=True, default="")
     email = serializers.EmailField(allow_blank=True, default="")
@@ -31,7 +31,7 @@ class RosterEntryInput(serializers.Serializer):
     group = serializers.CharField(max_length=50, allow_blank=True, default="")
 
 
-class RosterSyncInput(serializers.Serializer):
+class RosterSyncInput(BodySerializer):
     roster = RosterEntryInput(many=True, allow_empty=True,
                               help_text="every enrolment the LMS manages")
     allow_mass_deactivation = StrictBooleanField(

@@ -19,7 +19,7 @@ from api.access import (
 )
 from api.base import ApiView
 from api.errors import ApiError
-from api.fields import MAX_ID, id_field
+from api.fields import MAX_ID, BodySerializer, id_field
 from api.idempotency import Note, idempotent, resource_ident, resource_name
 from courses.models import Part
 from grading.models import Submission
@@ -64,7 +64,7 @@ def course_submissions(*, access: CourseAccess, student: User | None, part_id: i
 
 
 class SubmissionListApi(ApiView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         part = id_field(help_text="the part's id (see the exercise)")
         answer = serializers.CharField(max_length=MAX_ANSWER, allow_blank=True,
                                        trim_whitespace=False)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from api.access import Level
 from api.base import ApiView
 from api.errors import ApiError
+from api.fields import BodySerializer
 from events.catalog import event_types
 from events.delivery import webhook_delivery_replay
 from events.models import WebhookDelivery, WebhookSubscription
@@ -29,7 +30,7 @@ class WebhookOutput(serializers.Serializer):
 
 
 class WebhookListApi(ApiView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         url = serializers.URLField(max_length=500)
         # The apps have registered their event names by the time the URLconf imports this.
         events = serializers.ListField(child=serializers.ChoiceField(choices=list(event_types())),

@@ -62,3 +62,20 @@ def test_what_the_key_schema_requires_is_what_the_api_requires(course, irene, ke
                            {"part": 1, "answer": "0.1"}, format="json")
 
     assert response.status_code == 400 and "student" in response.json()["fields"]
+
+
+@pytest.mark.parametrize(("tail", "body", "field"), [
+    ("submissions/", {"part": 1, "answer": 0, "student": 1}, "answer"),
+    ("roster/", {"roster": [{"external_id": "s1", "group": 0}]}, "roster.0.group"),
+    ("webhooks/", {"url": 5, "events": ["submission.graded"]}, "url"),
+])
+def test_a_number_for_a_string_in_a_body_is_refused(course, irene, alice, client_for, tail,
+                                                    body, field) -> None:
+    """schemathesis's coverage phase found `"answer": 0` stored as the answer "0"."""
+    client = client_for(irene)
+    method = client.put if tail == "roster/" else client.post
+
+    response = method(f"/api/v1/courses/{course.slug}/{tail}", body, format="json")
+
+    assert response.status_code == 400, response.content[:300]
+    assert any(name.startswith(field) for name in response.json()["fields"]), response.json()

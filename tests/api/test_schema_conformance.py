@@ -8,6 +8,9 @@ LMS key, bounded (10 examples per operation) and derandomized, so that the run i
 The documentation of `student` per caller is asserted directly below.
 """
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +111,26 @@ def test_every_schema_violating_request_is_refused_and_every_answer_conforms(
         except (Exception, BaseExceptionGroup) as exc:  # each operation's failure is collected
             failures.append(f"{operation.label}: {str(exc)[:900]}")
     assert not failures, "\n\n".join(failures)
+
+
+def test_schemathesis_coverage_phase_finds_no_mismatch(live_server, live_world, tmp_path) -> None:
+    """Issue 38 item 6, with schemathesis's own runner: its coverage phase sends each
+    parameter's boundary and out-of-schema values deterministically (a `limit` of maximum + 1,
+    an empty `format`, a number for a boolean, ...), as the LMS key, and checks every answer:
+    no server error, a documented status and content type, a body of the documented shape,
+    and every schema-violating request refused."""
+    config = tmp_path / "schemathesis.toml"
+    # The course and its items by slug; ids are left to schemathesis (an id it breaks on
+    # purpose must reach the API broken, and a made-up one is a documented 404).
+    config.write_text("[parameters]\n" + "".join(
+        f'"path.{name}" = "{value}"\n' for name, value in live_world["path"].items()
+        if name.endswith("_slug")))
+    checks = ("not_a_server_error,status_code_conformance,content_type_conformance,"
+              "response_schema_conformance,negative_data_rejection")
+    run = subprocess.run(
+        [str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(config), "run",
+         f"{live_server.url}/api/v1/schema/?format=json", "--phases=coverage",
+         f"--checks={checks}", "--generation-deterministic", "--no-color",
+         "-H", f"Authorization: {live_world['headers']['Authorization']}"],
+        capture_output=True, text=True, timeout=1200, check=False)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
