@@ -77,7 +77,8 @@ class SetChecker(Checker[SetAnswer]):
     """A set of reals equal to the reference (endpoints and elements within tolerance)."""
 
     type_name = "set"
-    spec_keys = frozenset({*TOLERANCE_KEYS, "reduced", "partial", "inequality_variable"})
+    spec_keys = frozenset({*TOLERANCE_KEYS, "reduced", "partial", "inequality_variable",
+                           "end_credit", "reversed_brackets"})
 
     def parse(self, raw: str, spec: Mapping[str, Any]) -> SetAnswer:
         if names_of(spec, "variables"):
@@ -91,7 +92,8 @@ class SetChecker(Checker[SetAnswer]):
             expr = parse_set(relation_set(raw, variable).to_text())
             return SetAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(),
                              expr=expr)
-        expr = parse_set(raw or "", variables=names_of(spec, "variables"),
+        text = _iso_brackets(raw or "") if spec.get("reversed_brackets") else raw or ""
+        expr = parse_set(text, variables=names_of(spec, "variables"),
                          functions=functions_of(spec))
         evaluate_set(expr, {})  # an interval that is not one is invalid now, not when graded
         return SetAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(), expr=expr)
@@ -127,6 +129,8 @@ class SetChecker(Checker[SetAnswer]):
             if hint:
                 message = f"{message} {hint}"
         score = _partial(value, reference, tolerance) if spec.get("partial") else 0.0
+        if spec.get("end_credit"):
+            score = max(score, _end_credit(value, reference, tolerance))
         if score > 0:
             return Verdict(score, "partial", message, None, [], canonical)
         return Verdict(0.0, "incorrect", message, None, [], canonical)
@@ -138,6 +142,9 @@ class SetChecker(Checker[SetAnswer]):
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
         problems = super().validate_spec(spec)
+        for key in ("end_credit", "reversed_brackets"):
+            if key in spec and not isinstance(spec[key], bool):
+                problems.append(f"'{key}' must be true or false")
         variable = spec.get("inequality_variable")
         if variable is not None and not (isinstance(variable, str)
                                          and re.fullmatch(r"[A-Za-z]\w{0,30}", variable)):
@@ -209,6 +216,31 @@ def _hint(expr: SetExpr, value: RealSet, reference: RealSet, tolerance: Toleranc
     if not wrong and (a.lo_closed != r.lo_closed or a.hi_closed != r.hi_closed):
         wrong.append("The type of interval is incorrect (which ends are included).")
     return " ".join(wrong)
+
+
+_ISO_INTERVAL = re.compile(r"([\[\]])([^\[\]{}]*?,[^\[\]{}]*?)([\[\]])")
+
+
+def _iso_brackets(raw: str) -> str:
+    """``]a, b[`` (ISO 80000-2, French and German schools) as ``(a, b)``: a bracket turned
+    outwards is an open end. One character for one, so positions stay the student's."""
+    def one(match: re.Match[str]) -> str:
+        opening = "(" if match.group(1) == "]" else "["
+        closing = ")" if match.group(3) == "[" else "]"
+        return f"{opening}{match.group(2)}{closing}"
+
+    return _ISO_INTERVAL.sub(one, raw)
+
+
+def _end_credit(value: RealSet, reference: RealSet, tolerance: Tolerance) -> float:
+    """The MITx IntervalGrader's credit for one interval: each end, its endpoint and its
+    bracket both right, is worth half."""
+    if len(value.components) != 1 or len(reference.components) != 1:
+        return 0.0
+    a, r = value.components[0], reference.components[0]
+    left = tolerance.accepts(a.lo, r.lo) and a.lo_closed == r.lo_closed
+    right = tolerance.accepts(a.hi, r.hi) and a.hi_closed == r.hi_closed
+    return (left + right) / 2
 
 
 def _partial(value: RealSet, reference: RealSet, tolerance: Tolerance) -> float:

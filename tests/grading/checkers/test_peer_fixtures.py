@@ -132,7 +132,8 @@ SPACE_GROUPS = ("digits grouped by spaces (the SI style '1 234,5') are refused i
                 "answer as two numbers side by side; Numbas reads them when the author "
                 "chooses that notation")
 INTERVAL_PARTIAL = ("a single interval with one wrong bracket is wrong with WeBWorK's hint "
-                    "('The type of interval is incorrect'), not half marks as MITx's default")
+                    "('The type of interval is incorrect'), not half marks as MITx's default; "
+                    "end_credit = true gives MITx's half per end")
 
 
 NUMERIC = [
@@ -805,6 +806,9 @@ SETS = [
     Case("(1, 2)", realset("(2, 3)"), 0, MITX_INTERVAL),
     Case("[1, 2)", realset("[1, 2]"), 0.5, MITX_INTERVAL, ours="incorrect",
          why=INTERVAL_PARTIAL),
+    Case("[1, 2)", realset("[1, 2]", end_credit=True), 0.5, MITX_INTERVAL),
+    Case("(1, 3)", realset("[1, 2]", end_credit=True), 0, MITX_INTERVAL),
+    Case("[1, 3]", realset("[1, 2]", end_credit=True), 0.5, MITX_INTERVAL),
     Case("{1, 2}", realset("[1, 2]"), 0, MITX_INTERVAL),
     Case("[1, 2}", realset("[1, 2]"), 0, MITX_INTERVAL),
 ]

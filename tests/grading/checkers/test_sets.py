@@ -174,3 +174,30 @@ def test_an_inequality_is_refused_where_not_allowed_and_where_unreadable():
     result = grade("x > 1 or y < -1", SOLUTIONS)
     assert (result.outcome, result.position) == ("invalid", 10)
     assert validate_spec({**SOLUTIONS, "inequality_variable": "2x"})
+
+
+@pytest.mark.parametrize(("answer", "score"), [
+    # mitodl/mitx-grading-library docs/grading_math/interval_grader.md: each half is worth
+    # 50%, its endpoint and its bracket both right.
+    ("[1, 2]", 1.0), ("[1, 2)", 0.5), ("(1, 2]", 0.5), ("[1, 3]", 0.5), ("(1, 3)", 0.0),
+    ("[0, 3]", 0.0),
+])
+def test_per_end_credit_for_an_interval_where_the_author_asks(answer, score):
+    spec = {"type": "set", "reference": "[1, 2]", "end_credit": True}
+    assert grade(answer, spec).score == pytest.approx(score)
+    assert grade(answer, {**spec, "end_credit": False}).score == (1.0 if score == 1 else 0.0)
+
+
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("]0, 1[ U [2, 3[", "correct"), ("(0, 1) U [2, 3)", "correct"),
+    ("]0, 1] U [2, 3[", "incorrect"), ("]-oo, 0[", "incorrect"),
+])
+def test_outward_brackets_are_open_ends_where_the_author_allows(answer, outcome):
+    # ISO 80000-2 interval notation (]a, b[), as WeBWorK's contextInterval offers it.
+    spec = {"type": "set", "reference": "(0, 1) U [2, 3)", "reversed_brackets": True}
+    assert grade(answer, spec).outcome == outcome
+
+
+def test_outward_brackets_are_refused_with_their_position_elsewhere():
+    result = grade("]0, 1[", {"type": "set", "reference": "(0, 1)"})
+    assert (result.outcome, result.position) == ("invalid", 1)
