@@ -19,7 +19,8 @@ PUBLIC_SPEC_KEYS = (
     "wrong_shape", "unit_mode", "unit_match", "declare_units", "imaginary_unit",
     # notation and comparisons (notation.py), matching grids' rows and options, empty answers
     "notation", "max_decimals", "forbidden_strings", "required_strings", "comparison",
-    "rows", "columns", "distinct", "allow_empty", "latex", "delimiter", "inequality_variable", "reversed_brackets",
+    "rows", "columns", "distinct", "allow_empty", "latex", "delimiter", "inequality_variable",
+    "reversed_brackets",
 )
 
 
