@@ -7,7 +7,7 @@ against earlier answers (``answer("scores")``) is tried with earlier answers the
 stores nothing: no Submission, no progress, no event."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from courses.models import Exercise
@@ -22,6 +22,7 @@ from grading.checkers.carried import (
     key_value,
     resolved_spec,
 )
+from grading.difficulty_guard import KeySpread, key_spreads
 from grading.variant_numbers import VariantNumber
 from grading.variant_space import NumberedVariant, variant_count, variant_numbered
 from grading.variants import format_value, render_prompt
@@ -44,6 +45,7 @@ class PartPreview:
     key_value: str = ""  # the key's value, readable ("0.00150356"; "" when not a number)
     #: a part marked against earlier answers: (earlier part key, field name, answer used)
     earlier: list[tuple[str, str, str]] = field(default_factory=list)
+    spread: KeySpread | None = None  # the key over all the variants (a number key only)
 
     @property
     def key_is_long(self) -> bool:
@@ -90,7 +92,8 @@ def exercise_preview(*, exercise: Exercise, number: int,
     """Variant `number` of `exercise` (ValueError if it has none such), with `answers`
     (part key -> raw answer) graded in it; a part that uses earlier answers is graded with
     `earlier` (``earlier_field(part, used)`` -> raw answer), or else with the answers tried
-    for those parts. Reads the exercise's active parts; writes nothing."""
+    for those parts; each part's key spread over all the variants. Reads the exercise's active
+    parts; writes nothing."""
     count, exhaustive = variant_count(exercise.parameters)
     variant = variant_numbered(exercise.parameters, exercise.derived, number)
     params = variant.params
@@ -102,9 +105,11 @@ def exercise_preview(*, exercise: Exercise, number: int,
                for n in variant.drawn]
     rows = list(exercise.parts.active().order_by("order", "pk"))
     specs = {p.key: p.spec for p in rows}
-    parts = [_part(p.key, p.spec, p.prompt, params, answers.get(p.key, ""), specs,
-                   {k: earlier.get(earlier_field(p.key, k), "").strip() or answers.get(k, "")
-                    for k in carried_keys(p.spec)})
+    spreads = key_spreads(exercise.parameters, exercise.derived, specs)
+    parts = [replace(_part(p.key, p.spec, p.prompt, params, answers.get(p.key, ""), specs,
+                           {k: earlier.get(earlier_field(p.key, k), "").strip()
+                            or answers.get(k, "") for k in carried_keys(p.spec)}),
+                     spread=spreads.get(p.key))
              for p in rows]
     return ExercisePreview(exercise=exercise, variant=variant, count=count,
                            exhaustive=exhaustive, prompt=render_prompt(exercise.prompt, params),

@@ -11,6 +11,12 @@ from grading.checkers.carried import (
     key_value,
     resolved_spec,
 )
+from grading.difficulty_guard import (
+    guard_problems_in,
+    guard_shape_problems,
+    guard_spread_problems,
+    key_number,
+)
 from grading.question_tests import question_test_failures, question_test_problems
 from grading.variant_space import NumberedVariant, variants_all
 from grading.variants import validate_parameters
@@ -22,7 +28,8 @@ def part_spec_problems(context: dict[str, Any]) -> list[str]:
     Beyond the spec's shape, in every variant of the exercise (all of a space of at most 200
     combinations, else the default and 200 seeded draws: see grading.variant_space) the
     reference answer written as a student would type it must grade 1.0, no misconception may
-    grade correct, and every question test must grade as it expects. A failure names the
+    grade correct, every question test must grade as it expects, and the key must keep the
+    part's difficulty guards (grading.difficulty_guard). A failure names the
     first variant it happens in (number and parameter values) and how many others fail.
     """
     parameters = context.get("parameters", {})
@@ -31,15 +38,20 @@ def part_spec_problems(context: dict[str, Any]) -> list[str]:
     if problems:
         return [f"variant parameters: {p}" for p in problems]
     spec = context["spec"]
-    problems = question_test_problems(spec, {*parameters, *derived})
+    problems = question_test_problems(spec, {*parameters, *derived}) + guard_shape_problems(spec)
     if problems:
         return problems
     parts = context.get("parts") or []
     first: dict[str, NumberedVariant] = {}  # problem text (without variant) -> first variant
     counts: dict[str, int] = {}
     total = 0
+    spread = "key_spread_at_most" in (spec.get("difficulty_guard") or {})
+    keys: list[float] = []  # the key in each variant, for a guard on its spread
     for variant in variants_all(parameters, derived):
         total += 1
+        key = key_number(spec, variant.params) if spread else None
+        if key is not None:
+            keys.append(key)
         for problem in _problems_in(spec, parts, variant):
             first.setdefault(problem, variant)
             counts[problem] = counts.get(problem, 0) + 1
@@ -53,7 +65,7 @@ def part_spec_problems(context: dict[str, Any]) -> list[str]:
         others = counts[problem] - 1
         tail = f" (and in {others} other variant{'s' if others != 1 else ''})" if others else ""
         out.append(f"{problem}, in {variant.describe()}{tail}")
-    return out
+    return out + guard_spread_problems(spec, keys)
 
 
 def _problems_in(spec: dict[str, Any], parts: list[Any], variant: NumberedVariant) -> list[str]:
@@ -63,7 +75,7 @@ def _problems_in(spec: dict[str, Any], parts: list[Any], variant: NumberedVarian
     problems = list(self_check(spec, params))
     if problems:
         return problems
-    return question_test_failures(spec, params, variant.number)
+    return question_test_failures(spec, params, variant.number) + guard_problems_in(spec, params)
 
 
 def _carried_spec_problems(spec: dict[str, Any], parts: list[Any], params: dict[str, Any],

@@ -30,6 +30,7 @@ COMMON_KEYS = frozenset({
     "alternatives",
     "carried_credit",  # carried.py: the credit of an answer right given an earlier answer
     "tests",  # question_tests.py: answers with their expected outcome, run by sync
+    "difficulty_guard",  # difficulty_guard.py: bands the key keeps in every variant (sync)
     "allow_empty", "empty_credit", "empty_feedback",  # an empty answer graded (__init__.py)
     "latex",  # latex_input.py: LaTeX answers and keys are read
 })
