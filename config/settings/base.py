@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "events",
     "grading",
     "labs",
+    "interchange",
     "api",
     "student",
     "instructor",
