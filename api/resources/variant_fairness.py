@@ -23,8 +23,9 @@ class VariantOutput(serializers.Serializer):
     variant = serializers.CharField(help_text="the parameters as shown, 'name = value, ...'")
     params = serializers.DictField(child=serializers.CharField(),
                                    help_text="each parameter's value, or its band 'a to b'")
-    answered = serializers.IntegerField(help_text="students who used an attempt")
-    first_correct = serializers.IntegerField(help_text="of them, right at the first attempt")
+    answered = serializers.IntegerField(read_only=True, help_text="students who used an attempt")
+    first_correct = serializers.IntegerField(read_only=True,
+                                             help_text="of them, right at the first attempt")
     rate = serializers.FloatField(allow_null=True)
     low = serializers.FloatField(allow_null=True, help_text="95% Wilson interval, low end")
     high = serializers.FloatField(allow_null=True, help_text="95% Wilson interval, high end")
@@ -37,7 +38,7 @@ class VariantOutput(serializers.Serializer):
 
 
 class PartFairnessOutput(serializers.Serializer):
-    part_id = serializers.IntegerField()
+    part_id = serializers.IntegerField(read_only=True)
     exercise = serializers.CharField()
     key = serializers.CharField()
     name = serializers.CharField(help_text="how pages name the part: exercise / label")
@@ -47,7 +48,7 @@ class PartFairnessOutput(serializers.Serializer):
 class VariantFairnessOutput(serializers.Serializer):
     course = serializers.CharField()
     min_answers = serializers.IntegerField(
-        help_text="answers a variant (and its part's other variants) needs to be tested")
+        read_only=True, help_text="answers a variant (and its part's other variants) needs to be tested")
     false_discovery_rate = serializers.FloatField()
     parts = PartFairnessOutput(many=True, help_text="the parts whose exercise has parameters")
 
