@@ -1,5 +1,6 @@
 """Dashboard pages: each parses its input and calls one selector or service."""
 
+import base64
 from collections.abc import Callable
 from functools import wraps
 from typing import IO, Any, cast
@@ -57,6 +58,8 @@ from instructor.progress import PER_PAGE, class_progress
 from instructor.review_queue import review_queue
 from instructor.statistics import part_detail, question_statistics
 from instructor.students import student_detail
+from interchange.bundles import MODULE_NAME, moodle_import_bundle
+from interchange.safe_xml import MAX_XML_BYTES
 
 View = Callable[..., HttpResponseBase]
 
@@ -331,6 +334,10 @@ def content(request: HttpRequest, access: StaffAccess) -> HttpResponse:
                 messages.error(request, "Connect a repository first.")
             else:
                 record = course_sync_repository(course=course, user=access.user, dry_run=dry_run)
+        elif action == "import-moodle":
+            return _moodle_import(request, access)
+        elif action == "download-import":
+            return _import_download(request)
         elif action in ("sync-archive", "preview-archive") and "archive" in request.FILES:
             upload = cast(UploadedFile, request.FILES["archive"])
             record = course_sync_archive(course=course, user=access.user,
@@ -343,3 +350,39 @@ def content(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     page = content_page(course=course, shown_id=int_param(request.GET.get("sync"), default=0))
     return _page(request, access, "content.html", "content", repository=page.repository,
                  syncs=page.syncs, shown=page.shown)
+
+
+def _moodle_import(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    """A Moodle XML upload imported as a new module folder: its report, files and zip shown."""
+    upload = request.FILES.get("questions")
+    if upload is None:
+        messages.error(request, "Choose a Moodle XML file to import.")
+        return redirect(_url("content", access))
+    if (upload.size or 0) > MAX_XML_BYTES:
+        messages.error(request, f"The file is larger than {MAX_XML_BYTES:,} bytes; refused.")
+        return redirect(_url("content", access))
+    try:
+        bundle = moodle_import_bundle(data=upload.read(), module=request.POST.get("module", ""),
+                                      title=request.POST.get("title", "").strip()[:200]
+                                      or "Imported questions")
+    except ValueError as exc:
+        messages.error(request, f"Not imported: {exc}.")
+        return redirect(_url("content", access))
+    page = content_page(course=access.course, shown_id=0)
+    return _page(request, access, "content.html", "content", repository=page.repository,
+                 syncs=page.syncs, shown=None, imported=bundle,
+                 imported_zip=base64.b64encode(bundle.archive).decode("ascii"))
+
+
+def _import_download(request: HttpRequest) -> HttpResponse:
+    """The zip of an import shown on the page, sent back by the instructor who made it."""
+    try:
+        archive = base64.b64decode(request.POST.get("archive", ""), validate=True)
+    except ValueError:
+        return HttpResponse("Not a zip of an import.", status=400, content_type="text/plain")
+    module = request.POST.get("module", "")
+    if not archive.startswith(b"PK") or not MODULE_NAME.fullmatch(module):
+        return HttpResponse("Not a zip of an import.", status=400, content_type="text/plain")
+    response = HttpResponse(archive, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{module}.zip"'
+    return response
