@@ -151,7 +151,9 @@ class QuantityChecker(Checker[QuantityAnswer]):
                 raise exc from None
         expr, unit = product
         if _mode(spec) == "forbidden":
-            raise FormatError("type only the number: the unit is given", None)
+            letter = _UNIT_START.search(raw)  # where the first unit name starts
+            at = letter.start() + 1 if letter else 1
+            raise FormatError(f"type only the number: the unit is given (character {at})", at)
         return self._answer(raw, expr, unit, spec)
 
     def _parse_split(self, raw: str, spec: Mapping[str, Any]) -> QuantityAnswer:

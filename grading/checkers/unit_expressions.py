@@ -66,7 +66,9 @@ def read_unit_product(raw: str, *, declared: Iterable[str] = (),
         pieces.append(name if power == 1 else f"{name}^({power.numerator}/"
                       f"{power.denominator})" if power.denominator != 1 else f"{name}^{power}")
     if not pieces:
-        raise FormatError("the units cancel out: write the number with its unit", None)
+        first = min(position for _, position in powers.values())
+        raise FormatError(f"the units cancel out (from character {first}): write the number "
+                          f"with its unit", first)
     try:
         unit = read_unit("*".join(pieces), declared=declared, symbols=symbols)
     except FormatError:

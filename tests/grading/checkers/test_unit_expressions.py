@@ -70,3 +70,11 @@ def test_a_pathological_product_is_refused():
     assert result.outcome == "invalid"
     result = grade("2*" + "m*" * 20 + "s", {"type": "quantity", "reference": "2 m"})
     assert result.outcome == "invalid"
+
+
+def test_refusals_of_a_product_name_their_position():
+    result = grade("(3*m)/m", {"type": "quantity", "reference": "3 m"})
+    assert (result.outcome, result.position) == ("invalid", 4)
+    result = grade("(15*kN)/mm^2", {"type": "quantity", "reference": "3", "unit": "m",
+                                    "unit_mode": "forbidden"})
+    assert (result.outcome, result.position) == ("invalid", 5)
