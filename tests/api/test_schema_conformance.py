@@ -132,5 +132,5 @@ def test_schemathesis_coverage_phase_finds_no_mismatch(live_server, live_world, 
          f"{live_server.url}/api/v1/schema/?format=json", "--phases=coverage",
          f"--checks={checks}", "--generation-deterministic", "--no-color",
          "-H", f"Authorization: {live_world['headers']['Authorization']}"],
-        capture_output=True, text=True, timeout=1200, check=False)
+        cwd=tmp_path, capture_output=True, text=True, timeout=1200, check=False)  # its cache
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
