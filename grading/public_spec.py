@@ -20,7 +20,7 @@ PUBLIC_SPEC_KEYS = (
     # notation and comparisons (notation.py), matching grids' rows and options, empty answers
     "notation", "max_decimals", "forbidden_strings", "required_strings", "comparison",
     "rows", "columns", "distinct", "allow_empty", "latex", "delimiter", "inequality_variable",
-    "reversed_brackets",
+    "reversed_brackets", "set_answers",
 )
 
 

@@ -26,6 +26,7 @@ equation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,18 +45,17 @@ from grading.checkers.base import (
 from grading.checkers.mathparse import (
     Abs,
     BinOp,
-    Const,
     Expr,
     FormatError,
-    Neg,
     Node,
     Num,
     Pow,
     Var,
     precise_evaluate,
 )
-from grading.checkers.realsets import RealSet, reduce_components, sets_equal
+from grading.checkers.realsets import RealSet, parse_set, reduce_components, sets_equal
 from grading.checkers.refs import Number, fraction_params
+from grading.checkers.relation_sets import set_as_relation, with_infinity
 from grading.checkers.relations import Chain, Statement, System, parse_statement, parse_system
 from grading.checkers.sampling import DOMAINS, Domain, compare
 from grading.checkers.sign_chart import solve_by_sign_chart
@@ -64,6 +64,8 @@ from grading.checkers.substitution import substitute
 from grading.checkers.tolerance import Tolerance
 
 __all__ = ["FORMS", "EquationAnswer", "EquationChecker", "relation_set"]
+
+_SIGN = re.compile("[<>=\u2264\u2265\u2260]")  # a relation, not a set (set_answers)
 
 FORMS = ("any", "sides")
 _TWIN = "__2"  # suffix of the second copy of each variable in the cross-multiplied identity
@@ -186,7 +188,7 @@ def _solution_set(statement: Statement, variable: str, ctx: _Context) -> RealSet
         current: RealSet | None = None
         for chain in group:
             for i, op in enumerate(chain.ops):
-                solved = _with_infinity(chain.sides[i], op, chain.sides[i + 1])
+                solved = with_infinity(chain.sides[i], op, chain.sides[i + 1])
                 if solved is None:
                     solved = solve_relation(chain.sides[i], op, chain.sides[i + 1], variable,
                                             ctx.params)
@@ -199,31 +201,6 @@ def _solution_set(statement: Statement, variable: str, ctx: _Context) -> RealSet
         if current is not None:
             union.extend(current.components)
     return reduce_components(union)
-
-
-def _with_infinity(lhs: Expr, op: str, rhs: Expr) -> RealSet | None:
-    """A relation with an infinite side read as the set it means: ``x > -oo`` and ``x < oo``
-    are all reals, ``x > oo`` and ``x = oo`` none (None when no side is infinite)."""
-    from grading.checkers.realsets import Component
-    from grading.checkers.refs import Number
-
-    def infinity(side: Expr) -> int:
-        node = side.node
-        if isinstance(node, Const) and node.name == "oo":
-            return 1
-        if isinstance(node, Neg) and isinstance(node.operand, Const) \
-                and node.operand.name == "oo":
-            return -1
-        return 0
-
-    left, right = infinity(lhs), infinity(rhs)
-    if not (left or right) or (left and right):
-        return None
-    flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
-    sign, op = (right, op) if right else (left, flipped[op])  # finite side on the left
-    holds = op == "!=" or (op in ("<", "<=") and sign > 0) or (op in (">", ">=") and sign < 0)
-    whole = Component(Number(float("-inf")), Number(float("inf")), False, False)
-    return reduce_components([whole] if holds else [])
 
 
 def relation_set(raw: str, variable: str) -> RealSet:
@@ -272,7 +249,7 @@ class EquationChecker(Checker[EquationAnswer]):
     """Equations, inequalities and systems equivalent to the key (see the module)."""
 
     type_name = "equation"
-    spec_keys = frozenset({"domain", "form", "system"})
+    spec_keys = frozenset({"domain", "form", "system", "set_answers"})
 
     @staticmethod
     def _is_system(spec: Mapping[str, Any]) -> bool:
@@ -280,6 +257,9 @@ class EquationChecker(Checker[EquationAnswer]):
 
     def _read(self, raw: str, spec: Mapping[str, Any], variables: Sequence[str]) -> Parsed:
         functions = functions_of(spec)
+        if spec.get("set_answers") and len(variables) == 1 and not _SIGN.search(raw):
+            written = parse_set(raw, variables=variables, functions=functions)  # (2, oo)
+            raw = set_as_relation(written, variables[0])
         if self._is_system(spec):
             return parse_system(raw, variables=variables, functions=functions)
         return parse_statement(raw, variables=variables, functions=functions)
@@ -473,8 +453,9 @@ class EquationChecker(Checker[EquationAnswer]):
             problems.append(f"'domain' must be one of {', '.join(sorted(DOMAINS))}")
         if spec.get("form", "any") not in FORMS:
             problems.append(f"'form' must be one of {', '.join(FORMS)}")
-        if "system" in spec and not isinstance(spec["system"], bool):
-            problems.append("'system' must be true or false")
+        for key in ("system", "set_answers"):
+            if key in spec and not isinstance(spec[key], bool):
+                problems.append(f"'{key}' must be true or false")
         problems += check_misconception_shapes(spec)
         return problems
 

@@ -228,3 +228,28 @@ def test_absolute_values_on_both_sides_are_their_squares(answer, reference, outc
 def test_a_relation_with_an_infinite_side_is_the_set_it_means(answer, reference, outcome):
     spec = {"type": "equation", "reference": reference, "variables": ["x"]}
     assert grade(answer, spec).outcome == outcome
+
+
+@pytest.mark.parametrize(("answer", "reference", "outcome"), [
+    # WeBWorK macros/contexts/contextInequalities.pl: an interval answers an inequality.
+    ("(-sqrt(2), sqrt(2))", "x^2 < 2", "correct"),
+    ("[-sqrt(2), sqrt(2)]", "x^2 < 2", "incorrect"),
+    ("(-oo, -1) U (1, oo)", "x^2 > 1", "correct"),
+    ("{1, -1}", "x^2 = 1", "correct"),
+    ("R", "x^2 >= 0", "correct"),
+    ("{}", "x^2 < 0", "correct"),
+    ("x^2 < 2", "x^2 < 2", "correct"),
+])
+def test_an_interval_answers_an_inequality_key_where_the_author_allows(answer, reference,
+                                                                       outcome):
+    spec = {"type": "equation", "reference": reference, "variables": ["x"],
+            "set_answers": True}
+    assert grade(answer, spec).outcome == outcome
+
+
+def test_an_interval_is_refused_where_not_allowed_and_where_unreadable():
+    spec = {"type": "equation", "reference": "x > 2", "variables": ["x"]}
+    assert grade("(2, oo)", spec).outcome == "invalid"
+    result = grade("(0, 1", {**spec, "set_answers": True})
+    assert (result.outcome, result.position) == ("invalid", 1)
+    assert validate_spec({**spec, "set_answers": "yes"})
