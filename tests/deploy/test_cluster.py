@@ -42,7 +42,7 @@ class Student:
         self.csrf = ""
         self.served: list[tuple[str, str]] = []  # (what, upstream)
 
-    def _send(self, method: str, path: str, what: str, **kwargs: Any) -> requests.Response:
+    def send(self, method: str, path: str, what: str, **kwargs: Any) -> requests.Response:
         """The request, sent again (as a person would press again) when the web process
         behind it died: a 502 from nginx or a dropped connection."""
         # A browser's Referer: Django checks it on HTTPS forms.
@@ -66,17 +66,17 @@ class Student:
         raise AssertionError(f"{self.username}: {method} {path} failed {RETRIES} times")
 
     def sign_in(self) -> None:
-        self._send("GET", "/accounts/login/", "sign-in page")
-        response = self._send("POST", "/accounts/login/", "sign-in", data={
+        self.send("GET", "/accounts/login/", "sign-in page")
+        response = self.send("POST", "/accounts/login/", "sign-in", data={
             "csrfmiddlewaretoken": self.csrf, "username": self.username, "password": TEST_PASSWORD})
         assert response.status_code == 302 and response.headers["Location"] == "/", response.text[:500]
 
     def open_course(self, course: str) -> None:
-        response = self._send("GET", f"/courses/{course}/", "course page")
+        response = self.send("GET", f"/courses/{course}/", "course page")
         assert response.status_code == 200, response.status_code
 
     def answer(self, course: str, part: int, text: str) -> None:
-        response = self._send("POST", f"/courses/{course}/parts/{part}/answer/", "answer",
+        response = self.send("POST", f"/courses/{course}/parts/{part}/answer/", "answer",
                               data={"csrfmiddlewaretoken": self.csrf, "answer": text},
                               headers={"X-Answer-Fragment": "1"})
         assert response.status_code == 200 and f'id="part-{part}"' in response.text, \
@@ -84,10 +84,10 @@ class Student:
         assert "part-notice" not in response.text, response.text  # stored, not refused
 
     def run_lab(self, course: str, lab: Lab) -> str:
-        self._send("GET", f"/courses/{course}/labs/{lab.slug}/", "lab page")
+        self.send("GET", f"/courses/{course}/labs/{lab.slug}/", "lab page")
         params = {name: str(spec["default"]) for name, spec in lab.param_schema.items()
                   if "default" in spec}
-        response = self._send("POST", f"/courses/{course}/labs/{lab.slug}/", "lab run",
+        response = self.send("POST", f"/courses/{course}/labs/{lab.slug}/", "lab run",
                               data={"csrfmiddlewaretoken": self.csrf, **params})
         assert response.status_code == 302 and "/runs/" in response.headers["Location"], \
             (response.status_code, response.text[:300])
