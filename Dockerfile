@@ -27,6 +27,7 @@ RUN DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY=image-build-onl
 
 # --- runtime: the venv and the application, a non-root user ---
 FROM ${PYTHON_IMAGE}
+ARG PYTHON_IMAGE
 ARG VERSION=dev
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="grader" \
