@@ -7,6 +7,7 @@ the result is handed to `module_writer`, which writes, validates and moves the f
 from dataclasses import dataclass, field
 
 from interchange.moodle_calculated import calculated, matching
+from interchange.moodle_cloze import multianswer
 from interchange.moodle_questions import CONVERTERS, Converted, NotImported
 from interchange.moodle_text import child_text, html_to_content, plain
 from interchange.report import QuestionOutcome
@@ -14,10 +15,9 @@ from interchange.safe_xml import XmlRefused, parse_xml, question_lines
 
 #: Question types converted, by Moodle's name.
 SUPPORTED = {**CONVERTERS, "calculated": calculated, "calculatedsimple": calculated,
-             "matching": matching}
+             "matching": matching, "multianswer": multianswer}
 #: Types known but not carried yet, with the reason given in the report.
 NOT_YET = {
-    "multianswer": "cloze (multianswer) questions are not imported yet",
     "calculatedmulti": "calculated multiple-choice questions are not imported yet",
     "stack": "STACK questions are not imported yet",
     "ddwtos": "drag-and-drop questions have no equivalent here",

@@ -31,7 +31,7 @@ def test_an_upload_shows_the_report_and_offers_the_module_as_a_zip(client, cours
                              "questions": SimpleUploadedFile("bank.xml", BANK)})
     text = page.content.decode()
     assert page.status_code == 200
-    assert "not imported: line 97, question 14 (multianswer) &#x27;Cloze&#x27;" in text
+    assert "not imported: line 97, question 14 (gapselect) &#x27;Gaps&#x27;" in text
     assert "10 of 12 question(s) imported (4 with changes), 2 not imported" in text
     assert "module-07/exercises/area.toml" in text
     archive = page.context["imported_zip"]

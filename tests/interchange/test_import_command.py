@@ -14,7 +14,7 @@ def test_the_command_prints_each_question_and_the_count(tmp_path):
     call_command("import_questions", str(FIXTURES / "bank.xml"), "--module",
                  str(tmp_path / "module-07"), stdout=out)
     text = out.getvalue()
-    assert "not imported: line 97, question 14 (multianswer) 'Cloze'" in text
+    assert "not imported: line 97, question 14 (gapselect) 'Gaps'" in text
     assert "10 of 12 question(s) imported (4 with changes), 2 not imported" in text
     assert (tmp_path / "module-07" / "exercises" / "area.toml").exists()
 

@@ -32,9 +32,9 @@ def test_the_report_counts_each_question_with_its_line(imported):
     _, report = imported
     assert report.summary() == "10 of 12 question(s) imported (4 with changes), 2 not imported"
     assert _outcome(report, "Speed").line == 10
-    cloze = _outcome(report, "Cloze")
-    assert cloze.status == "skipped" and "cloze" in cloze.notes[0]
-    assert "line 97" in cloze.line_text()
+    gaps = _outcome(report, "Gaps")
+    assert gaps.status == "skipped" and "select-missing-words" in gaps.notes[0]
+    assert "line 97" in gaps.line_text()
 
 
 def test_the_imported_module_validates_with_every_question_test_in_every_variant(imported):
