@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from ops.beat_lock import LEASE_NAME, beat_lease_hold, beat_lease_release
 from ops.models import BeatLease
-from tests.workers import ROOT, test_database_url, wait_for
+from tests import workers
+from tests.workers import ROOT, wait_for
 
 SENT = "Sending due task"
 
@@ -45,7 +46,7 @@ class Beat:
 
     def __init__(self, folder: Path, name: str) -> None:
         self.log_path = folder / f"beat-{name}.log"
-        env = {**os.environ, "DATABASE_URL": test_database_url(),
+        env = {**os.environ, "DATABASE_URL": workers.test_database_url(),
                "DJANGO_SETTINGS_MODULE": "config.settings.test", "BEAT_LEASE_SECONDS": "3"}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
