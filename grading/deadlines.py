@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
-from courses.models import Course, CourseModule, Enrollment, Exercise
+from courses.models import Course, CourseModule, Enrollment, Exercise, Module
 from grading.deadline_statement import exercise_deadline_rows
 from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
@@ -173,14 +173,46 @@ def deadline_status(*, student: User, course: Course, exercise: Exercise,
 @dataclass(frozen=True)
 class ExerciseDeadline:
     exercise: Exercise
-    deadline: Deadline | None
+    deadline: Deadline | None  # the exercise's own deadline in the course
+    module_due: datetime | None = None  # its module's default due date in the course
+
+    @property
+    def due_at(self) -> datetime | None:
+        """When the class must answer: its own deadline, else its module's due date."""
+        return self.deadline.due_at if self.deadline is not None else self.module_due
+
+    @property
+    def from_module(self) -> bool:
+        """Whether the due date is the module's (the exercise has none of its own)."""
+        return self.deadline is None and self.module_due is not None
+
+
+@dataclass(frozen=True)
+class ModuleDeadlines:
+    """One module of the course with its due date there and its exercises' deadlines."""
+
+    course_module: CourseModule
+    exercises: list[ExerciseDeadline]
+
+    @property
+    def module(self) -> Module:
+        return self.course_module.module
 
 
 @dataclass(frozen=True)
 class DeadlineList:
-    exercises: list[ExerciseDeadline]
+    modules: list[ModuleDeadlines]  # in the course's order
     extensions: list[DeadlineExtension]
     policy: DeadlinePolicy
+
+    @property
+    def exercises(self) -> list[ExerciseDeadline]:
+        """Every exercise of the course, module by module."""
+        return [e for m in self.modules for e in m.exercises]
+
+    @property
+    def several(self) -> bool:
+        return len(self.modules) > 1
 
     @property
     def zone(self) -> ZoneInfo:
@@ -192,16 +224,25 @@ class DeadlineList:
 
 
 def deadline_list(*, course: Course) -> DeadlineList:
-    """The course's exercises with their deadlines, every extension granted and the course's
-    deadline policy. Four queries."""
+    """The course's modules in order, each with its due date in the course and its exercises
+    with their own deadlines; every extension granted and the course's deadline policy. Five
+    queries."""
     deadlines = {d.exercise_id: d for d in Deadline.objects.filter(course=course)}
-    exercises = Exercise.objects.active().filter(module_id__in=course.module_ids()).order_by("order")
+    links = list(CourseModule.objects.filter(course=course).select_related("module")
+                 .order_by("order", "pk"))
+    by_module: dict[int, list[Exercise]] = {link.module_id: [] for link in links}
+    for exercise in Exercise.objects.active().filter(module_id__in=list(by_module)).order_by(
+            "order", "pk"):
+        by_module[exercise.module_id].append(exercise)
     extensions = list(
         DeadlineExtension.objects.filter(course=course)
-        .select_related("exercise", "student", "granted_by").order_by("exercise__order", "due_at")
+        .select_related("exercise__module", "student", "granted_by")
+        .order_by("exercise__module__number", "exercise__order", "due_at")
     )
     return DeadlineList(
-        exercises=[ExerciseDeadline(exercise=e, deadline=deadlines.get(e.pk)) for e in exercises],
+        modules=[ModuleDeadlines(course_module=link, exercises=[
+            ExerciseDeadline(exercise=e, deadline=deadlines.get(e.pk), module_due=link.due_at)
+            for e in by_module[link.module_id]]) for link in links],
         extensions=extensions,
         policy=deadline_policy_of(course=course),
     )
@@ -266,11 +307,21 @@ def extension_granters(*, course: Course) -> tuple[str, ...]:
 
 
 @transaction.atomic(durable=True)
-def deadline_set_module(*, course: Course, due_at: datetime | None, by: User) -> int:
+def deadline_set_module(*, course: Course, due_at: datetime | None, by: User,
+                        module_id: int | None = None) -> int:
     """Set (or with `due_at` None remove) one due date for every active exercise of the
-    course's module; returns how many exercises it applies to. Instructors only."""
+    course's module `module_id`; returns how many exercises it applies to. `module_id` may be
+    left out only in a course of one module. Instructors only; StaffActionRefused for a
+    module the course does not run, or none chosen in a course of several."""
     require_role(course, by, (Enrollment.Role.INSTRUCTOR,))
-    exercises = list(Exercise.objects.active().filter(module_id__in=course.module_ids()))
+    runs = list(CourseModule.objects.filter(course=course).values_list("module_id", flat=True))
+    if module_id is None:
+        if len(runs) != 1:
+            raise StaffActionRefused("Choose the module whose exercises are due on this date.")
+        module_id = runs[0]
+    if module_id not in runs:
+        raise StaffActionRefused("The course does not run that module.")
+    exercises = list(Exercise.objects.active().filter(module_id=module_id))
     if due_at is None:
         Deadline.objects.filter(course=course, exercise__in=exercises).delete()
         return len(exercises)

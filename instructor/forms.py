@@ -36,6 +36,7 @@ class ExtensionForm(forms.Form):
 
 
 class ModuleDeadlineForm(forms.Form):
+    module = forms.IntegerField(required=False, help_text="empty: the course's only module")
     due_at = forms.DateTimeField(required=False, help_text="empty: no deadline on any exercise",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
 

@@ -268,6 +268,7 @@ def deadlines(request: HttpRequest, access: StaffAccess) -> HttpResponse:
             elif action == "module":
                 _submit(request, ModuleDeadlineForm(request.POST), lambda data: deadline_set_module(
                     course=access.course, due_at=data["due_at"], by=access.user,
+                    module_id=data["module"],
                 ), "Due date set for every exercise of the module.")
             else:
                 _submit(request, DeadlineForm(request.POST), lambda data: deadline_set(

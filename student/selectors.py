@@ -48,6 +48,7 @@ from grading.variant_numbers import (
 )
 from labs.models import LabRun
 from labs.predictions import measured_value
+from student.due_dates import ModuleDueDates, due_dates_by_module
 from student.part_statement import enrolled_part_get, part_history
 
 #: Outcomes shown while the answer is still being graded (by a worker or a person).
@@ -374,8 +375,8 @@ class CourseProgress:
     course: Course
     sections: list[tuple[Section, SectionProgress]]  # of every module open to the user
     role: str = Enrollment.Role.STUDENT  # the user's role in the course
-    #: the exercises with a deadline for the user, soonest first: exercise, status, whether
-    #: it closed, and the link to it on its module's page
+    #: the exercises with a deadline for the user (for staff, the class's), soonest first:
+    #: exercise, status, whether it closed, and the link to it on its module's page
     deadlines: list[tuple[Exercise, DeadlineStatus, bool, str]] = field(default_factory=list)
     #: the modules the course runs, in order
     modules: list[ModuleProgress] = field(default_factory=list)
@@ -394,6 +395,12 @@ class CourseProgress:
     @property
     def several(self) -> bool:
         return len(self.modules) > 1
+
+    @property
+    def due_dates(self) -> list[ModuleDueDates]:
+        """`deadlines` grouped by module and kept short (student.due_dates)."""
+        return due_dates_by_module(dated=self.deadlines,
+                                   course_modules=[m.course_module for m in self.modules])
 
     @property
     def unequal_weights(self) -> bool:
@@ -583,8 +590,8 @@ def course_progress_for_student(*, user: User | AnonymousUser,
     soonest open deadline in it and its page, or none for a student before its release), the
     sections of the modules open to the user and the user's progress in each (parts
     answered and solved). Five queries whatever the number of courses and modules, plus one
-    per course the user studies in (their deadlines there, with their extensions and the
-    course's policy; two when it has some).
+    per course (the user's deadlines there, with their extensions and the course's policy;
+    two when it has some; for staff the class's dates, as its students see them).
 
     `plan`: the user's course and its modules as the caller read them
     (`course_plan_for_user`): that course only, without reading it and its modules again
@@ -636,15 +643,15 @@ def course_progress_for_student(*, user: User | AnonymousUser,
                            if Submission.Outcome.CORRECT in outcomes.get((course.pk, pk), [])))
 
         dated: list[tuple[Exercise, DeadlineStatus, bool, str]] = []
-        statuses: dict[int, DeadlineStatus] = {}
-        if role == Enrollment.Role.STUDENT:
-            statuses = deadline_statuses(student=cast(User, user), course=course)
-            titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))}
-            dated = sorted(((titles[pk], st, st.closed(now),
-                             links.exercise(titles[pk].module_id, titles[pk].slug))
-                            for pk, st in statuses.items()
-                            if pk in titles and titles[pk].module_id in open_here),
-                           key=lambda item: (item[2], item[1].due_at))
+        # Staff read the class's dates (they have no extensions): the same as students see.
+        statuses = deadline_statuses(student=cast(User, user), course=course)
+        titles = {e.pk: e for e in Exercise.objects.active().filter(pk__in=list(statuses))} \
+            if statuses else {}
+        dated = sorted(((titles[pk], st, st.closed(now),
+                         links.exercise(titles[pk].module_id, titles[pk].slug))
+                        for pk, st in statuses.items()
+                        if pk in titles and titles[pk].module_id in open_here),
+                       key=lambda item: (item[2], item[1].due_at))
         policy = _course_policy(course, statuses, read=plan is not None)
         rows: list[tuple[Section, SectionProgress]] = []
         modules: list[ModuleProgress] = []

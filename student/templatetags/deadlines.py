@@ -22,9 +22,10 @@ def _when(status: DeadlineStatus, value: object) -> SafeString:
 
 
 @register.simple_tag
-def due_line(status: DeadlineStatus | None, closed: bool = False) -> SafeString:
-    """The exercise's due date for the student; an extension says so, a closed exercise
-    says why no answer is taken."""
+def due_line(status: DeadlineStatus | None, closed: bool = False,
+             for_staff: bool = False) -> SafeString:
+    """The exercise's due date for the student (`for_staff`: the class's, for its staff); an
+    extension says so, a closed exercise says why no answer is taken."""
     if status is None:
         return SafeString("")
     late: SafeString | str = ""
@@ -32,10 +33,10 @@ def due_line(status: DeadlineStatus | None, closed: bool = False) -> SafeString:
         closes = status.closes_at
         if closes != status.due_at:
             late = format_html(", late answers until {}", _when(status, closes))
+        ask = "" if for_staff else " Ask your instructor if you need an extension."
         return format_html(
             '<p class="due closed" role="status"><strong>Closed:</strong> it was due {}{}; '
-            "answers are no longer accepted. Ask your instructor if you need an extension.</p>",
-            _when(status, status.due_at), late)
+            "answers are no longer accepted.{}</p>", _when(status, status.due_at), late, ask)
     if status.policy.late != "refused" and status.closes_at != status.due_at:
         late = format_html(", late answers until {}", _when(status, status.closes_at))
     if status.extended:
