@@ -14,10 +14,13 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.test.signals import template_rendered
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from lti_tool.models import LtiUser
 
 from courses.models import (
@@ -324,6 +327,21 @@ def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
     for payload in PAYLOADS:
         problems += _check(anonymous, reverse("login"), "post", username=payload, password="x")
         problems += _check(anonymous, f"/?{quote(payload)}", headers={"host": payload[:20]})
+    # Password pages: a reset asked for a payload address, and a password link opened for an
+    # account named by one (its username is shown).
+    monkeypatch.setattr(settings, "PASSWORD_RESET_BY_EMAIL", True)
+    for index, payload in enumerate(PAYLOADS[:6]):
+        sent = anonymous.post(reverse("password_reset"), {"email": payload}, follow=True)
+        problems += [f"password reset: {p}" for p in executable_markup(sent.content.decode())]
+        named = cast(User, UserFactory(username=f"{payload[:100]}{index}"))
+        named.set_unusable_password()
+        named.save()
+        link = reverse("password_reset_confirm", kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(named.pk)),
+            "token": default_token_generator.make_token(named)})
+        opened = anonymous.get(link, follow=True)
+        problems += [f"password link: {p}" for p in executable_markup(opened.content.decode())]
+    problems += _check(anonymous, reverse("password_reset_done"))
 
     def broken(**kwargs):
         raise RuntimeError(PAYLOADS[0])

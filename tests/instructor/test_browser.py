@@ -86,7 +86,7 @@ def test_instructor_reads_the_matrix_and_wrong_answers_reviews_and_downloads_csv
     item.get_by_label("Points").fill("2")  # below the pass score (3 of 6)
     item.get_by_label("Comment for the student").fill("Now say why attention fixes it.")
     item.get_by_role("button", name="Save review").click()
-    expect(page.get_by_role("status")).to_contain_text("Review saved")
+    expect(page.locator(".messages")).to_contain_text("Review saved")
     expect(page.locator(f"#review-{class_with_answers.pk}")).to_have_count(0)
 
     page.get_by_role("link", name="Overview").click()

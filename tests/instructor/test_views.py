@@ -29,7 +29,7 @@ PAGES = {
     "labs": 10,
     "student": 17,  # + the deadline policy twice: who may extend, the course's zone
     "reviews": 6,
-    "deadlines": 7,  # + the deadline policy
+    "deadlines": 8,  # + the deadline policy and the course's modules
     "gradebook-csv": 7,
     "submissions-csv": 4,
 }
