@@ -9,6 +9,7 @@ from django.db.models import Count
 from courses.models import Course
 from courses.selectors import course_students
 from grading.checkers.carried import CARRIED_TAG
+from grading.misconception_clearing import TagClearing, misconception_clearing
 from grading.misconception_labels import course_misconception_labels
 from grading.models import Submission
 
@@ -45,6 +46,7 @@ class MisconceptionProfile:
     students_with_tags: int
     page: int
     pages: int
+    clearing: list[TagClearing]  # per tag: students who showed it, cleared it, still open
 
     @property
     def tag_columns(self) -> list[tuple[str, str]]:
@@ -54,7 +56,8 @@ class MisconceptionProfile:
 
 def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> MisconceptionProfile:
     """Counts of each misconception tag in the class (per part) and per student, one page of
-    students at a time, each tag with its label. Four queries whatever the size of the
+    students at a time, each tag with its label, and per tag how many students showed it and
+    cleared it (grading/misconception_clearing.py). Eight queries whatever the size of the
     class."""
     labels = course_misconception_labels(course=course)
     students = course_students(course=course, group=group)
@@ -97,4 +100,5 @@ def misconception_profile(*, course: Course, group: str = "", page: int = 1) -> 
                                 group=group_label, counts=counts, total=sum(counts)))
     return MisconceptionProfile(class_counts=class_counts, tags=tags,
                                 tag_labels=[labels.of(tag) for tag in tags], students=rows,
-                                students_with_tags=shown.paginator.count, page=page, pages=pages)
+                                students_with_tags=shown.paginator.count, page=page, pages=pages,
+                                clearing=misconception_clearing(course=course, group=group))

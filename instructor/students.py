@@ -11,6 +11,7 @@ from courses.selectors import course_exercises, student_enrollment_get
 from grading.answer_display import AnswerView, answer_views
 from grading.course_total import ModuleColumn, explanation
 from grading.gradebook import GradebookRow, PartColumn, gradebook, module_columns
+from grading.misconception_clearing import TagState, open_misconceptions
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
 from grading.variant_assignment import default_variant_students, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
@@ -29,6 +30,7 @@ class StudentDetail:
     overrides: list[GradeOverride]  # the audit trail, oldest first
     extensions: list[DeadlineExtension]
     questions: list[StudentQuestion]  # each exercise in the student's variant, module order
+    open_misconceptions: list[TagState]  # shown and not cleared, latest first
 
     @property
     def answers(self) -> list[AnswerView]:
@@ -74,8 +76,8 @@ class StudentDetail:
 
 def student_detail(*, course: Course, student_id: int) -> StudentDetail:
     """Everything one student of the course did, and each question with the student's own
-    numbers. Raises Http404 for anyone who is not a student of the course. Thirteen queries
-    however much the student did."""
+    numbers, and the misconceptions they showed and have not cleared. Raises Http404 for
+    anyone who is not a student of the course. Seventeen queries however much the student did."""
     enrollment = student_enrollment_get(course=course, student_id=student_id)
     student = enrollment.user
     book = gradebook(course=course, student=student)
@@ -109,4 +111,6 @@ def student_detail(*, course: Course, student_id: int) -> StudentDetail:
     return StudentDetail(enrollment=enrollment, columns=book.columns, row=row,
                          total_points=book.total_points, submissions=submissions,
                          lab_runs=lab_runs, overrides=overrides, extensions=extensions,
-                         questions=questions)
+                         questions=questions,
+                         open_misconceptions=open_misconceptions(course=course,
+                                                                 student_id=student.pk))

@@ -25,9 +25,9 @@ PAGES = {
     "matrix": 10,
     "statistics": 14,  # + the score and attempt distributions, one query; variant flags, three
     "part": 15,  # + the fairness of its variants (columns, exercises, counts)
-    "misconceptions": 9,
+    "misconceptions": 13,  # + who showed and cleared each tag (labels, carriers, two aggregates)
     "labs": 10,
-    "student": 17,  # + the deadline policy twice: who may extend, the course's zone
+    "student": 21,  # + the deadline policy twice (who may extend, the zone); open misconceptions 4
     "reviews": 6,
     "deadlines": 8,  # + the deadline policy and the course's modules
     "gradebook-csv": 7,
