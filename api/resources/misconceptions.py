@@ -22,7 +22,7 @@ class ClearingQuery(serializers.Serializer):
 
 class TagClearingOutput(serializers.Serializer):
     tag = serializers.CharField()
-    label = serializers.CharField(allow_blank=True)
+    description = serializers.CharField(allow_blank=True, help_text="the tag's label")
     showed = serializers.IntegerField(read_only=True, help_text="students who showed it")
     cleared = serializers.IntegerField(read_only=True, help_text="of them, cleared since")
     open = serializers.IntegerField(read_only=True, help_text="of them, not cleared")
@@ -37,7 +37,7 @@ class ClearingOutput(serializers.Serializer):
 
 class OpenMisconceptionOutput(serializers.Serializer):
     tag = serializers.CharField()
-    label = serializers.CharField(allow_blank=True)
+    description = serializers.CharField(allow_blank=True, help_text="the tag's label")
     shown_at = serializers.DateTimeField(help_text="the latest answer showing it")
     since = serializers.ListField(child=serializers.BooleanField(), help_text=(
         "the parts carrying the tag first tried since, in order: right at the first attempt?"))
@@ -59,7 +59,7 @@ class MisconceptionClearingApi(ApiView):
         rows = misconception_clearing(course=access.course, group=filters.get("group") or "")
         return Response(ClearingOutput({
             "course": access.course.slug, "clear_after": CLEAR_AFTER,
-            "tags": [{"tag": r.tag, "label": r.label, "showed": r.showed, "cleared": r.cleared,
+            "tags": [{"tag": r.tag, "description": r.label, "showed": r.showed, "cleared": r.cleared,
                       "open": r.open} for r in rows]}).data)
 
 
@@ -73,5 +73,5 @@ class StudentOpenMisconceptionsApi(ApiView):
         states = open_misconceptions(course=access.course, student_id=student.pk)
         return Response(StudentOpenOutput({
             "student_id": student.pk, "clear_after": CLEAR_AFTER,
-            "open": [{"tag": s.tag, "label": s.label, "shown_at": s.shown_at,
+            "open": [{"tag": s.tag, "description": s.label, "shown_at": s.shown_at,
                       "since": list(s.since)} for s in states]}).data)
