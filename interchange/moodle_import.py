@@ -15,7 +15,8 @@ from interchange.safe_xml import XmlRefused, parse_xml, question_lines
 
 #: Question types converted, by Moodle's name.
 SUPPORTED = {**CONVERTERS, "calculated": calculated, "calculatedsimple": calculated,
-             "matching": matching, "multianswer": multianswer}
+             "matching": matching, "multianswer": multianswer,
+             "cloze": multianswer}  # Moodle's own XML export names multianswer "cloze"
 #: Types known but not carried yet, with the reason given in the report.
 NOT_YET = {
     "calculatedmulti": "calculated multiple-choice questions are not imported yet",

@@ -32,3 +32,8 @@ def test_an_unknown_gap_type_leaves_the_question_out_with_the_gap(tmp_path):
     xml = CLOZE.replace(b"SHORTANSWER_C", b"REGEXP")
     report = import_moodle_file(xml, tmp_path / "m")
     assert report.outcomes[0].notes == ("gap 5 has the type REGEXP, not read here",)
+
+
+def test_moodle_exports_name_the_type_cloze(tmp_path):
+    report = import_moodle_file(CLOZE.replace(b'"multianswer"', b'"cloze"'), tmp_path / "m")
+    assert report.outcomes[0].status == "imported" and report.outcomes[0].qtype == "cloze"
