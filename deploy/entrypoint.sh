@@ -41,13 +41,20 @@ PY
 
 mode="${1:-web}"
 [ $# -gt 0 ] && shift
+
+# Metrics of several processes (docs/operations.md, "Metrics"): prometheus_client writes into
+# PROMETHEUS_MULTIPROC_DIR and fails at import if it is missing (a new pod's empty /tmp).
+# The server processes empty it at start; the others only make sure it exists.
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  case "$mode" in
+    web|worker) rm -rf "$PROMETHEUS_MULTIPROC_DIR" ;;
+  esac
+  mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+fi
 case "$mode" in
   web)
     remember web
     export GUNICORN_BIND="${GUNICORN_BIND:-0.0.0.0:8000}"
-    if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
-      rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
-    fi
     exec gunicorn -c config/gunicorn.conf.py config.wsgi "$@"
     ;;
   asgi)

@@ -121,7 +121,8 @@ def test_worker_runs_a_celery_worker_that_runs_a_lab(transactional_db, broker_ur
     from config.celery import app
 
     app.control.purge()
-    env = worker_env(tmp_path)
+    metrics = tmp_path / "metrics"  # not there yet: the entrypoint makes it, as in a new pod
+    env = worker_env(tmp_path, PROMETHEUS_MULTIPROC_DIR=str(metrics))
     args = ("worker", "--concurrency=1", "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
             "--without-gossip", "--without-mingle", "--hostname=entrypoint-test@%h")
     log = tmp_path / "worker.log"
@@ -133,6 +134,7 @@ def test_worker_runs_a_celery_worker_that_runs_a_lab(transactional_db, broker_ur
                               requester=alice, params={}, seed=3)
         wait_for(lambda: LabRun.objects.get(pk=run.pk).status == LabRun.Status.SUCCEEDED,
                  timeout=60)
+    assert list(metrics.glob("counter_*.db")), "the worker wrote no metrics"
 
 
 @pytest.mark.django_db(transaction=True)
