@@ -8,6 +8,8 @@ from courses.sanitizer import sanitize_html
 _INLINE_MATHS = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
 _DISPLAY_MATHS = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
 _MOODLE_FILE = re.compile(r"@@PLUGINFILE@@")
+_FILE_IMAGE = re.compile(r"<img\b[^>]*@@PLUGINFILE@@[^>]*>", re.IGNORECASE)
+_ALT = re.compile(r"""\balt\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
 _TAGS = re.compile(r"<[^>]*>")
 _SPACES = re.compile(r"\s+")
 
@@ -31,10 +33,13 @@ def html_to_content(html: str) -> tuple[str, list[str]]:
     """
     changes: list[str] = []
     if _MOODLE_FILE.search(html):
-        changes.append("an embedded image or file was left out (files are not imported yet)")
+        changes.append("an embedded image or file was left out, an image replaced by "
+                       "[image: its alt text] (files are not imported yet)")
+    html = _FILE_IMAGE.sub(lambda m: f"[image: {alt.group(1)}]" if (alt := _ALT.search(m.group(0)))
+                           else "[image]", html)
     text = _DISPLAY_MATHS.sub(lambda m: f"\n\n$${m.group(1).strip()}$$\n\n", html)
     text = _INLINE_MATHS.sub(lambda m: f"${m.group(1).strip()}$", text)
-    clean = sanitize_html(text).replace("@@PLUGINFILE@@/", "")
+    clean = sanitize_html(text).replace("@@PLUGINFILE@@/", "")  # links to files: names only
     if _TAGS.sub("", clean).strip() != _TAGS.sub("", text).strip() and \
             len(clean) < len(text) - len(text) // 10:
         changes.append("HTML the service does not allow (scripts, styles, forms) was removed")

@@ -133,3 +133,15 @@ def test_a_question_failing_validation_is_left_out_and_the_rest_written(tmp_path
     bad = report.outcomes[0]
     assert bad.status == "skipped" and "fails validation" in bad.notes[0]
     assert [p.name for p in (tmp_path / "m" / "exercises").iterdir()] == ["fine.toml"]
+
+
+def test_an_image_of_the_moodle_file_store_becomes_its_alt_text(tmp_path):
+    xml = b"""<quiz><question type="truefalse"><name><text>Flag</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Arizona <img src="@@PLUGINFILE@@/az.png"
+    alt="Arizona flag" width="50" /> is a state.</p>]]></text></questiontext>
+    <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>
+    </question></quiz>"""
+    report = import_moodle_file(xml, tmp_path / "m")
+    prompt = tomllib.loads((tmp_path / "m" / "exercises" / "flag.toml").read_text())["prompt"]
+    assert "[image: Arizona flag]" in prompt and "<img" not in prompt
+    assert "embedded image" in report.outcomes[0].notes[0]
