@@ -54,8 +54,13 @@ standin() {
   command -v debootstrap >/dev/null 2>&1 || apt-get install -y -q debootstrap >/dev/null || return 1
   local root
   root="$(mktemp -d)"
+  # The mirror this host's apt already uses (its first Debian source), so nothing new is named.
+  local mirror
+  mirror="$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)"
+  [ -n "$mirror" ] || mirror="$(sed -n 's/^deb[[:space:]]\+\([^[:space:]]*\/debian\)[[:space:]].*/\1/p' /etc/apt/sources.list 2>/dev/null | head -n 1)"
+  [ -n "$mirror" ] || return 1
   debootstrap --variant=minbase --include=python3,python3-venv,python-is-python3,ca-certificates \
-    trixie "$root" http://deb.debian.org/debian >/tmp/grader-debootstrap.log 2>&1 || { rm -rf "$root"; return 1; }
+    trixie "$root" "$mirror" >/tmp/grader-debootstrap.log 2>&1 || { rm -rf "$root"; return 1; }
   cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
   tar -C "$root" -c . | "$engine" import - "$STANDIN" >/dev/null
   rm -rf "$root"
