@@ -94,14 +94,16 @@ def _states(course: Course, group: str = "", student_id: int | None = None,
     else:
         answers = answers.filter(
             student_id__in=course_students(course=course, group=group).values("user_id"))
+    tagged = answers.exclude(misconception__in=("", CARRIED_TAG))
     shown: dict[int, dict[str, datetime]] = defaultdict(dict)
-    for student, tag, at in (answers.exclude(misconception__in=("", CARRIED_TAG))
-                             .values_list("student_id", "misconception")
+    for student, tag, at in (tagged.values_list("student_id", "misconception")
                              .annotate(at=Max("created_at")).order_by()):
         shown[student][tag] = at
     parts = set().union(*carriers.values()) if carriers else set()
     tries: dict[int, list[FirstTry]] = defaultdict(list)
-    firsts = (answers.filter(part_id__in=parts, student_id__in=list(shown))
+    # The students who showed a tag, as a subquery (a list of 50,000 ids is too many
+    # parameters for SQLite).
+    firsts = (answers.filter(part_id__in=parts, student_id__in=tagged.values("student_id"))
               .values_list("student_id", "part_id")
               .annotate(at=Min("created_at"),
                         right_at=Min("created_at", filter=Q(outcome=Submission.Outcome.CORRECT)))
