@@ -365,7 +365,8 @@ def _moodle_import(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     try:
         bundle = moodle_import_bundle(data=upload.read(), module=request.POST.get("module", ""),
                                       title=request.POST.get("title", "").strip()[:200]
-                                      or "Imported questions")
+                                      or "Imported questions",
+                                      gift=(upload.name or "").lower().endswith((".gift", ".txt")))
     except ValueError as exc:
         messages.error(request, f"Not imported: {exc}.")
         return redirect(_url("content", access))

@@ -29,13 +29,16 @@ class ImportBundle:
     archive: bytes = b""
 
 
-def moodle_import_bundle(*, data: bytes, module: str, title: str) -> ImportBundle:
-    """Import `data` (Moodle XML) as the new module folder `module`; ValueError for a bad name."""
+def moodle_import_bundle(*, data: bytes, module: str, title: str,
+                         gift: bool = False) -> ImportBundle:
+    """Import `data` (Moodle XML, or GIFT with `gift`) as the new module folder `module`.
+
+    Raises ValueError for a bad folder name."""
     if not MODULE_NAME.fullmatch(module):
         raise ValueError("the module folder name is lower-case letters, digits and hyphens")
     with tempfile.TemporaryDirectory(prefix="moodle-import-") as temp:
         target = Path(temp) / module
-        report = import_moodle_file(data, target, title=title)
+        report = import_moodle_file(data, target, title=title, gift=gift)
         bundle = ImportBundle(report=report, module=module)
         if report.refused or not target.exists():
             return bundle

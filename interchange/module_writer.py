@@ -16,7 +16,7 @@ from typing import Any
 
 from courses.content_files import read_module_folder
 from courses.content_validation import REGISTERED, Validators, validate_content
-from interchange.moodle_import import Pending, read_moodle_xml
+from interchange.moodle_import import Pending, read_gift, read_moodle_xml
 from interchange.report import ImportReport
 from interchange.toml_writer import dumps
 
@@ -97,14 +97,16 @@ class _Stage:
 
 
 def import_moodle_file(data: bytes, module_dir: Path, *, title: str = "Imported questions",
-                       validators: Validators | None = None) -> ImportReport:
+                       validators: Validators | None = None,
+                       gift: bool = False) -> ImportReport:
     """Import a Moodle XML file into `module_dir` (created when missing); the report says what.
 
-    Questions whose files fail the content validation are left out with its problems; if
-    nothing can be written, or the module itself would not validate, nothing is written.
+    With `gift`, `data` is a GIFT text file instead. Questions whose files fail the content
+    validation are left out with its problems; if nothing can be written, or the module itself
+    would not validate, nothing is written.
     """
     validators = validators if validators is not None else REGISTERED
-    read = read_moodle_xml(data)
+    read = read_gift(data) if gift else read_moodle_xml(data)
     report = ImportReport(refused=read.refused)
     if read.refused:
         return report

@@ -5,7 +5,9 @@ the result is handed to `module_writer`, which writes, validates and moves the f
 """
 
 from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
 
+from interchange.gift import MAX_GIFT_BYTES, gift_to_quiz
 from interchange.moodle_calculated import calculated, matching
 from interchange.moodle_cloze import multianswer
 from interchange.moodle_questions import CONVERTERS, Converted, NotImported
@@ -56,7 +58,27 @@ def read_moodle_xml(data: bytes) -> ReadResult:
         return ReadResult(refused=str(exc))
     if root.tag != "quiz":
         return ReadResult(refused=f"the root element is <{root.tag}>, not Moodle's <quiz>")
-    lines = question_lines(data)
+    return read_quiz(root, question_lines(data))
+
+
+def read_gift(data: bytes) -> ReadResult:
+    """Every question of a GIFT file, converted as the Moodle XML of it would be."""
+    if len(data) > MAX_GIFT_BYTES:
+        return ReadResult(refused=f"the file is {len(data):,} bytes; at most "
+                                  f"{MAX_GIFT_BYTES:,} are read")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return ReadResult(refused=f"the file is not UTF-8 text (byte {exc.start + 1})")
+    try:
+        root, lines = gift_to_quiz(text)
+    except ValueError as exc:
+        return ReadResult(refused=f"the GIFT file cannot be read: {exc}")
+    return read_quiz(root, lines)
+
+
+def read_quiz(root: Element, lines: list[int]) -> ReadResult:
+    """Every `<question>` of a Moodle `<quiz>` element converted (`lines`: each one's line)."""
     result = ReadResult()
     category = "Imported questions"
     for index, question in enumerate(root.findall("question"), start=1):

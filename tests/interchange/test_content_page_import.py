@@ -58,3 +58,12 @@ def test_a_ta_cannot_import(client, course, url):
     response = client.post(url, {"action": "import-moodle", "module": "m",
                                  "questions": SimpleUploadedFile("bank.xml", BANK)})
     assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_gift_upload_is_read_as_gift(client, course, url):
+    _login(client, course, "instructor")
+    gift = (Path(__file__).parent / "fixtures" / "bank.gift").read_bytes()
+    page = client.post(url, {"action": "import-moodle", "module": "module-08",
+                             "questions": SimpleUploadedFile("bank.gift", gift)})
+    assert "9 of 9 question(s) imported (2 with changes), 0 not imported" in page.content.decode()

@@ -11,8 +11,9 @@ from interchange.safe_xml import MAX_XML_BYTES
 
 class Command(BaseCommand):
     help = (
-        "Import the questions of a Moodle XML file into a module folder (created when "
-        "missing), as ordinary content files validated in every variant; print the report."
+        "Import the questions of a Moodle XML file (or a GIFT file: .gift or .txt) into a "
+        "module folder (created when missing), as ordinary content files validated in every "
+        "variant; print the report."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -27,7 +28,8 @@ class Command(BaseCommand):
             raise CommandError(f"{file}: no such file")
         if file.stat().st_size > MAX_XML_BYTES:
             raise CommandError(f"{file}: larger than {MAX_XML_BYTES:,} bytes; refused")
-        report = import_moodle_file(file.read_bytes(), module, title=title)
+        gift = file.suffix.lower() in (".gift", ".txt")
+        report = import_moodle_file(file.read_bytes(), module, title=title, gift=gift)
         for line in report.lines()[:-1]:
             self.stdout.write(f"  {line}")
         if report.refused:
