@@ -169,15 +169,21 @@ def _numeric(quiz: Element, exercise: dict[str, Any], part: dict[str, Any], name
         SubElement(definition, "number_of_items").text = str(len(values))
 
 
-def export_module(folder: Path) -> tuple[bytes, list[str]]:
-    """The module at `folder` as Moodle XML, and a line for each part not exported."""
+def export_module(folder: Path, slugs: list[str] | None = None) -> tuple[bytes, list[str]]:
+    """The module at `folder` (only the exercises `slugs` when given) as Moodle XML, and a
+    line for each part not exported; an unknown slug is a ValueError."""
     files = read_module_folder(folder)
+    known = {source.data.get("slug") for source in files.exercises}
+    if slugs and (unknown := [s for s in slugs if s not in known]):
+        raise ValueError(f"no exercise {unknown[0]!r} in {folder}")
     quiz = Element("quiz")
     category = SubElement(quiz, "question", {"type": "category"})
     title = files.module.data.get("title", folder.name) if files.module else folder.name
     _text(category, "category", f"$course$/top/{title}")
     skipped: list[str] = []
     for source in files.exercises:
+        if slugs and source.data.get("slug") not in slugs:
+            continue
         exercise = source.data
         parts = exercise.get("parts", [])
         for part in parts:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from courses.content_files import read_module_folder
 from grading.variant_space import variants_all
@@ -61,3 +61,15 @@ def test_the_export_command_writes_the_file_and_lists_what_it_left_out(tmp_path)
     assert b'<question type="calculated">' in out.read_bytes()
     assert "not exported: module-05/exercises/extend-bottleneck.toml: part 'explanation'" in err.getvalue()
     assert not list((Path(settings.CONTENT_ROOT) / "module-05").glob("*.xml"))
+
+
+def test_selected_exercises_only_are_exported(tmp_path):
+    out = tmp_path / "one.xml"
+    call_command("export_questions", str(Path(settings.CONTENT_ROOT) / "module-05"),
+                 "--exercise", "apply-1-gradient-bound", "-o", str(out), stderr=StringIO())
+    xml = out.read_text()
+    assert xml.count("<question type=") == 2  # the category and Apply 1
+    assert "pow({sigma}, {steps})" in xml
+    with pytest.raises(CommandError, match="no exercise 'nope'"):
+        call_command("export_questions", str(Path(settings.CONTENT_ROOT) / "module-05"),
+                     "--exercise", "nope", stderr=StringIO())

@@ -15,13 +15,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("module", type=Path)
+        parser.add_argument("--exercise", action="append", default=[], metavar="SLUG",
+                            help="export only this exercise (repeatable)")
         parser.add_argument("-o", "--output", type=Path, default=None,
                             help="the XML file to write (default: standard output)")
 
-    def handle(self, *args: Any, module: Path, output: Path | None, **options: Any) -> None:
+    def handle(self, *args: Any, module: Path, output: Path | None, exercise: list[str],
+               **options: Any) -> None:
         if not (module / "module.toml").is_file():
             raise CommandError(f"{module}: no module.toml here")
-        xml, skipped = export_module(module)
+        try:
+            xml, skipped = export_module(module, exercise or None)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         if output is None:
             sys.stdout.buffer.write(xml)
         else:
