@@ -65,6 +65,22 @@ def module_05(db) -> Module:
 
 
 @pytest.fixture
+def carried_chain(module_05: Module) -> tuple[Part, Part]:
+    """Module 5's Apply 2 with its second part turned into "twice your step count" (carried
+    credit 0.5) and no penalty: (the earlier part, the later part marked against it)."""
+    first = Part.objects.select_related("exercise").get(
+        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
+    later = Part.objects.select_related("exercise").get(
+        exercise__slug="apply-2-sequential-steps", key="attention_steps")
+    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
+                  "carried_credit": 0.5}
+    later.save(update_fields=["spec"])
+    first.exercise.penalty = 0.0
+    first.exercise.save(update_fields=["penalty"])
+    return first, later
+
+
+@pytest.fixture
 def course(module_05: Module) -> Course:
     return cast(Course, CourseFactory(module=module_05, slug="rnn-autumn", title="RNNs, autumn"))
 

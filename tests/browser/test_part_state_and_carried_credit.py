@@ -17,25 +17,10 @@ from tests.browser.conftest import sign_in
 pytestmark = pytest.mark.services
 
 
-@pytest.fixture
-def chain(module_05):
-    """Apply 2 with its second part turned into "twice your step count" (carried, 0.5)."""
-    first = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
-    later = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="attention_steps")
-    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
-                  "carried_credit": 0.5}
-    later.save(update_fields=["spec"])
-    first.exercise.penalty = 0.0
-    first.exercise.save(update_fields=["penalty"])
-    return first, later
-
-
 def test_correcting_part_a_on_the_page_keeps_part_b_s_carried_credit_in_view(
-    page: Page, live_server, requests_seen, screenshot, alice, course, chain
+    page: Page, live_server, requests_seen, screenshot, alice, course, carried_chain
 ):
-    first, later = chain
+    first, later = carried_chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     submission_create(student=alice, course=course, part=later, raw_answer=str(2 * (n + 1)))

@@ -4,7 +4,6 @@ regraded when the earlier answer changes."""
 
 import pytest
 
-from courses.models import Part
 from grading.models import Submission
 from grading.regrade import submissions_regrade
 from grading.services import submission_create
@@ -13,30 +12,15 @@ from grading.variant_assignment import variant_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def chain(module_05):
-    """Apply 2 with its second part turned into "twice your step count" (carried, 0.5)."""
-    first = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
-    later = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="attention_steps")
-    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
-                  "carried_credit": 0.5}
-    later.save(update_fields=["spec"])
-    first.exercise.penalty = 0.0
-    first.exercise.save(update_fields=["penalty"])
-    return first, later
-
-
-def test_the_later_part_waits_for_the_earlier_answer(alice, course, chain):
-    _, later = chain
+def test_the_later_part_waits_for_the_earlier_answer(alice, course, carried_chain):
+    _, later = carried_chain
     result = submission_create(student=alice, course=course, part=later, raw_answer="10")
     assert result.outcome == "invalid" and "Answer (rnn_steps) first" in result.feedback
     assert not result.counts_as_attempt
 
 
-def test_a_later_part_is_marked_against_the_students_own_earlier_answer(alice, course, chain):
-    first, later = chain
+def test_a_later_part_is_marked_against_the_students_own_earlier_answer(alice, course, carried_chain):
+    first, later = carried_chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     right = submission_create(student=alice, course=course, part=later,
@@ -46,10 +30,10 @@ def test_a_later_part_is_marked_against_the_students_own_earlier_answer(alice, c
     assert right.misconception == "carried"
 
 
-def test_a_corrected_earlier_answer_keeps_the_later_parts_carried_credit(alice, course, chain):
+def test_a_corrected_earlier_answer_keeps_the_later_parts_carried_credit(alice, course, carried_chain):
     from grading.models import PartProgress
 
-    first, later = chain
+    first, later = carried_chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     carried = submission_create(student=alice, course=course, part=later,
@@ -74,8 +58,8 @@ def test_a_corrected_earlier_answer_keeps_the_later_parts_carried_credit(alice, 
 
 
 def test_a_new_later_answer_is_marked_against_the_corrected_earlier_answer(alice, course,
-                                                                           chain):
-    first, later = chain
+                                                                           carried_chain):
+    first, later = carried_chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     submission_create(student=alice, course=course, part=first, raw_answer=str(n))
@@ -84,8 +68,8 @@ def test_a_new_later_answer_is_marked_against_the_corrected_earlier_answer(alice
     assert (again.outcome, again.score) == ("incorrect", 0.0)
 
 
-def test_carried_credit_refused_for_a_given_value_says_why(alice, course, chain):
-    first, later = chain
+def test_carried_credit_refused_for_a_given_value_says_why(alice, course, carried_chain):
+    first, later = carried_chain
     first.spec = {**first.spec, "reference": "N + 1", "misconceptions": []}
     first.save(update_fields=["spec"])
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
@@ -98,8 +82,8 @@ def test_carried_credit_refused_for_a_given_value_says_why(alice, course, chain)
         refused.feedback
 
 
-def test_a_regrade_of_the_earlier_answer_carries_to_the_later_part(bob, course, chain):
-    first, later = chain
+def test_a_regrade_of_the_earlier_answer_carries_to_the_later_part(bob, course, carried_chain):
+    first, later = carried_chain
     n = variant_for(student=bob, course=course, exercise=first.exercise).params["N"]
     earlier = submission_create(student=bob, course=course, part=first, raw_answer=str(n + 3))
     carried = submission_create(student=bob, course=course, part=later,
@@ -115,7 +99,7 @@ def test_a_regrade_of_the_earlier_answer_carries_to_the_later_part(bob, course, 
     assert (carried.outcome, carried.score) == ("correct", 1.0)
 
 
-def test_check_answers_takes_the_earlier_answers_of_a_carried_part(chain):
+def test_check_answers_takes_the_earlier_answers_of_a_carried_part(carried_chain):
     import json
 
     from grading.batch import answers_check

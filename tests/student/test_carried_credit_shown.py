@@ -7,26 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from courses.models import Part
 from grading.services import submission_create
 from grading.variant_assignment import variant_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def chain(module_05):
-    """Apply 2 with its second part turned into "twice your step count" (carried, 0.5)."""
-    first = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="rnn_steps")
-    later = Part.objects.select_related("exercise").get(
-        exercise__slug="apply-2-sequential-steps", key="attention_steps")
-    later.spec = {"type": "integer", "reference": '2*answer("rnn_steps")',
-                  "carried_credit": 0.5}
-    later.save(update_fields=["spec"])
-    first.exercise.penalty = 0.0
-    first.exercise.save(update_fields=["penalty"])
-    return first, later
 
 
 def _part_text(client, course, part) -> str:
@@ -37,8 +21,8 @@ def _part_text(client, course, part) -> str:
 
 
 def test_the_page_keeps_and_explains_carried_credit_after_a_correction(client, alice, course,
-                                                                       chain):
-    first, later = chain
+                                                                       carried_chain):
+    first, later = carried_chain
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
     submission_create(student=alice, course=course, part=first, raw_answer=str(n + 1))
     submission_create(student=alice, course=course, part=later, raw_answer=str(2 * (n + 1)))
@@ -53,8 +37,8 @@ def test_the_page_keeps_and_explains_carried_credit_after_a_correction(client, a
         f"answered this part ({n + 1}))" in box
 
 
-def test_the_page_says_why_carried_credit_was_refused(client, alice, course, chain):
-    first, later = chain
+def test_the_page_says_why_carried_credit_was_refused(client, alice, course, carried_chain):
+    first, later = carried_chain
     first.spec = {**first.spec, "reference": "N + 1", "misconceptions": []}
     first.save(update_fields=["spec"])
     n = variant_for(student=alice, course=course, exercise=first.exercise).params["N"]
