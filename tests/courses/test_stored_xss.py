@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
+from django.db import OperationalError, connections
 from django.test import Client
 from django.test.signals import template_rendered
 from django.urls import reverse
@@ -305,6 +306,35 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
     assert problems == []
 
 
+def _refused_during_an_outage(client: Client, course: Course, student: User,
+                              monkeypatch) -> list[str]:
+    """Answers typed as payloads and sent while the database does not answer (the part's
+    form, the live phone): the outage layer refuses them with the page that holds the typed
+    text again (not_saved.html, core/kept_forms.py)."""
+    import ops.database_outage
+
+    def unreachable() -> None:
+        raise OperationalError("connection refused")
+
+    part = _part("apply-1-gradient-bound", "bound")
+    urls = [reverse("part-answer", args=[course.slug, part.pk]),
+            reverse("live:phone", args=["ABCD"])]
+    client.force_login(student)
+    database = connections["default"]
+    problems: list[str] = []
+    with monkeypatch.context() as outage:
+        outage.setattr(database, "ensure_connection", unreachable)
+        # A real outage closes the connections; here that would end the test's transaction.
+        outage.setattr(ops.database_outage, "_reset_connections", lambda: None)
+        for url in urls:
+            for payload in PAYLOADS:
+                response = client.post(url, {"answer": payload})
+                assert response.status_code == 503 and "NOT saved" in response.content.decode()
+                problems += [f"{url} refused: {p}"
+                             for p in executable_markup(response.content.decode())]
+    return problems
+
+
 def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
     client, course, alice, rendered, monkeypatch
 ):
@@ -342,6 +372,8 @@ def test_no_page_echoes_a_payload_from_a_form_or_query_as_executable_markup(
         opened = anonymous.get(link, follow=True)
         problems += [f"password link: {p}" for p in executable_markup(opened.content.decode())]
     problems += _check(anonymous, reverse("password_reset_done"))
+
+    problems += _refused_during_an_outage(client, course, alice, monkeypatch)
 
     def broken(**kwargs):
         raise RuntimeError(PAYLOADS[0])
