@@ -113,6 +113,11 @@ class PartView:
         return self.history[-1] if self.history else None
 
     @property
+    def prediction_due(self) -> bool:
+        """Whether this is a prediction not yet committed (its section's figures stay folded)."""
+        return self.prediction is not None and not self.state.used
+
+    @property
     def latest_answer(self) -> AnswerView | None:
         return self.answers[-1] if self.answers else None
 
@@ -252,8 +257,7 @@ class SectionView:
     @property
     def predictions_locked(self) -> bool:
         """Whether every prediction of the section has been committed (figures may show)."""
-        return all(p.prediction is None or p.state.used
-                   for e in self.predictions for p in e.parts)
+        return not any(p.prediction_due for e in self.predictions for p in e.parts)
 
     @property
     def figures_hidden(self) -> bool:

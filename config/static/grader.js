@@ -210,6 +210,20 @@
     table.hidden = false;
   }
 
+  // A section's figures are folded while one of its predictions is due (module.html: they
+  // show the answer). Once the part swapped in leaves none due in its section, they show for
+  // good, unfolded, as the page itself shows them when loaded again.
+  function unfoldFigures(part) {
+    var section = part.closest("section");
+    if (!section || section.querySelector("[data-prediction-due]")) { return; }
+    section.querySelectorAll("details.reveal").forEach(function (fold) {
+      var shown = Array.prototype.filter.call(fold.children, function (child) {
+        return child.tagName !== "SUMMARY";
+      });
+      fold.replaceWith.apply(fold, shown);
+    });
+  }
+
   // Replace `part` with the server's fragment of its new state (`html`), wire it up, and say
   // its verdict (or notice) through the page's live region; with `focus`, move focus there.
   function swapPart(part, html, focus) {
@@ -218,6 +232,7 @@
     var fresh = holder.content.firstElementChild;
     if (!fresh || fresh.id !== part.id) { throw new Error("not this part"); }
     part.replaceWith(fresh);
+    unfoldFigures(fresh);
     fresh.querySelectorAll("[data-matrix-cells]").forEach(setupMatrix);
     fresh.querySelectorAll("form[data-preview-url]").forEach(setupPreview);
     fresh.querySelectorAll("[data-poll]").forEach(setupPoll);

@@ -39,3 +39,17 @@ def test_another_courses_student_gets_no_fragment(client, oscar, course):
     client.force_login(oscar)
     response = client.get(reverse("part-fragment", args=[course.slug, _shape().pk]))
     assert response.status_code == 404
+
+
+def test_a_prediction_is_marked_due_until_it_is_committed(
+        client, alice, course, django_capture_on_commit_callbacks):
+    """The page's script unfolds a section's figures once no part of it is marked due
+    (config/static/grader.js), as the page itself does when loaded again."""
+    part = _shape()
+    client.force_login(alice)
+    url = reverse("part-fragment", args=[course.slug, part.pk])
+    assert "data-prediction-due" in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks():
+        submission_create(student=alice, course=course, part=part,
+                          raw_answer="diagonal-with-crossing")
+    assert "data-prediction-due" not in client.get(url).content.decode()
