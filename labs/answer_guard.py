@@ -15,13 +15,14 @@ refused like the exact one.
 Left out: predictions (graded against a lab's measurement, they have no key), parts marked
 against earlier answers, answer types that do not read a plain number, keys that are the
 same in every variant (their reference names no parameter, so printing them gives nothing of
-the student's variant away) and printed numbers the question itself gives (one of the
-variant's parameters, e.g. 1,000 tokens). Staff are never held back.
+the student's variant away) and keys that are one of the question's given values itself (a
+reference that is a parameter's name, e.g. `N` for 1,000 tokens: the prompt shows it). A
+computed key that merely happens to equal a given value in some variant (a context value of
+2.0 beside a state of 2) is protected like any other. Staff are never held back.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -46,11 +47,10 @@ def printed_answers(*, printed: list[str], spec: Mapping[str, Any],
     (full or partial credit that is not a misconception's) in the variant `params`; None when
     none does, or the part's type does not read a plain number. Pure: no query."""
     if spec.get("type") not in NUMBER_TYPES or "units" in spec or "lab" in spec \
-            or carried_keys(spec) or not _uses_parameters(spec, params):
+            or carried_keys(spec) or not _uses_parameters(spec, params) \
+            or _key_is_given(spec, params):
         return None
     for number in printed:
-        if _given(number, params):
-            continue
         try:
             result = grade(number, spec, params)
         except ValueError:  # a spec content validation should have refused
@@ -68,14 +68,10 @@ def _uses_parameters(spec: Mapping[str, Any], params: Mapping[str, Any]) -> bool
     return any(re.search(rf"\b{re.escape(name)}\b", text) for text in texts for name in params)
 
 
-def _given(number: str, params: Mapping[str, Any]) -> bool:
-    try:
-        value = float(number)
-    except ValueError:
-        return False
-    return any(isinstance(given, int | float) and not isinstance(given, bool)
-               and math.isclose(value, float(given), rel_tol=1e-9, abs_tol=1e-12)
-               for given in params.values())
+def _key_is_given(spec: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """The part's key is a value the question gives (its reference is a parameter's name)."""
+    reference = spec.get("reference")
+    return isinstance(reference, str) and reference.strip() in params
 
 
 def unsolved_exercise_computed(*, lab: Lab, course: Course, student: User,

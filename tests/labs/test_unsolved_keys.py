@@ -12,6 +12,7 @@ from grading.models import Submission
 from grading.overrides import grade_override_create
 from grading.services import submission_create
 from grading.variant_assignment import variant_for
+from grading.variants import variant_params
 from labs.answer_guard import printed_answers
 from labs.models import LabRun
 from labs.services import LabRunRefused, lab_run_request
@@ -82,6 +83,26 @@ def test_a_printed_number_counts_when_the_parts_checker_gives_it_credit():
     assert printed_answers(printed=["3"], spec=spec, params={"w": 0.6, "h": 3}) is None  # a misconception
     assert printed_answers(printed=["1.8"], spec={**spec, "type": "text"},
                            params={"w": 0.6, "h": 3}) is None
+
+
+def test_a_key_that_happens_to_equal_a_given_value_is_still_protected(module_05):
+    """In 5 of Apply 3's 128 variants the context value is 2.0, one of the given states: a run
+    printing it answers the part all the same (only a key that IS a given value, reference
+    `N`, is left to the prompt). Every variant's own numbers are refused."""
+    exercise = Exercise.objects.get(slug="apply-3-context-value")
+    part = Part.objects.get(exercise=exercise, key="context")
+    variants = {}
+    for seed in range(3000):
+        params = variant_params(exercise.parameters, exercise.derived, seed)
+        variants[tuple(sorted((k, str(v)) for k, v in params.items()))] = params
+    assert len(variants) == 128  # every combination of the choices was drawn
+    for params in variants.values():
+        own = {"weights": [float(params[f"w{i}"]) for i in range(1, 5)],
+               "states": [float(params[f"h{i}"]) for i in range(1, 5)]}
+        printed = attention.printed_numbers(own)
+        assert printed_answers(printed=printed, spec=part.spec, params=params), (params, printed)
+    assert printed_answers(printed=["1000"], spec={"type": "integer", "reference": "N"},
+                           params={"N": 1000}) is None
 
 
 def test_every_number_the_guard_checks_is_printed_by_the_run():
