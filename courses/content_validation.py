@@ -11,9 +11,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+
 from courses.content_files import ContentError, ContentFiles, SourceFile
 from courses.figure_kinds import FIGURE_KINDS, figure_data_problems
-from courses.models import Exercise
+from courses.models import Exercise, Figure, Lab, Module, Part, Section
 
 ANSWER_TYPES = ("numeric", "symbolic", "vector", "integer", "choice", "text", "matrix", "quantity",
                 "set", "list", "string", "equation", "matching", "logic", "item_list")
@@ -26,6 +28,9 @@ class FieldRule:
     #: Bounds of a number (inclusive), so that what the database stores is what was meant.
     minimum: float | None = None
     maximum: float | None = None
+    #: The longest string its column holds (the model field's max_length), so that sync
+    #: reports a too-long value at its line instead of failing in the database.
+    max_length: int | None = None
 
 
 #: The largest whole number an `order` or count column holds on every database.
@@ -43,11 +48,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _rules(
-    required: Mapping[str, tuple[type, ...]], optional: Mapping[str, tuple[type, ...]]
+    required: Mapping[str, tuple[type, ...]], optional: Mapping[str, tuple[type, ...]],
+    model: type[models.Model],
 ) -> dict[str, FieldRule]:
+    lengths = {field.name: field.max_length for field in model._meta.fields
+               if isinstance(field, models.CharField) and field.max_length}
+
     def rule(name: str, types: tuple[type, ...], needed: bool) -> FieldRule:
         low, high = NUMBER_BOUNDS.get(name, (None, None))
-        return FieldRule(types, required=needed, minimum=low, maximum=high)
+        return FieldRule(types, required=needed, minimum=low, maximum=high,
+                         max_length=lengths.get(name))
 
     rules = {name: rule(name, types, True) for name, types in required.items()}
     rules.update({name: rule(name, types, False) for name, types in optional.items()})
@@ -63,24 +73,29 @@ LIST = (list,)
 MODULE_FIELDS = _rules(
     {"uuid": STR, "slug": STR, "number": STR, "title": STR},
     {"intro": STR, "references": LIST},
+    model=Module,
 )
 SECTION_FIELDS = _rules(
     {"uuid": STR, "number": STR, "slug": STR, "title": STR, "order": INT},
     {"label": STR},
+    model=Section,
 )
 FIGURE_FIELDS = _rules(
     {"uuid": STR, "slug": STR, "section": STR, "number": STR, "title": STR, "kind": STR},
     {"instructions": STR, "caption": STR, "in_words": STR, "data": TABLE},
+    model=Figure,
 )
 LAB_FIELDS = _rules(
     {"uuid": STR, "slug": STR, "section": STR, "title": STR, "simulation": STR},
     {"description": STR, "order": INT, "params": TABLE},
+    model=Lab,
 )
 EXERCISE_FIELDS = _rules(
     {"uuid": STR, "slug": STR, "kind": STR, "section": STR, "title": STR, "prompt": STR,
      "parts": LIST},
     {"order": INT, "parameters": TABLE, "derived": TABLE, "max_attempts": INT,
      "penalty": NUMBER},
+    model=Exercise,
 )
 PART_REQUIRED = {"key": STR, "type": STR}
 PART_OPTIONAL = {"points": NUMBER, "prompt": STR, "label": STR}
@@ -141,6 +156,9 @@ def _check_fields(
             out.add(source, (*prefix, name), f"'{name}' must be {expected}, not {type(value).__name__}")
         elif isinstance(value, str) and rule.types == STR and not value.strip():
             out.add(source, (*prefix, name), f"'{name}' must not be empty")
+        elif isinstance(value, str) and rule.max_length is not None and len(value) > rule.max_length:
+            out.add(source, (*prefix, name),
+                    f"'{name}' must be at most {rule.max_length} characters, not {len(value)}")
         elif isinstance(value, int | float):
             problem = _number_problem(name, value, rule)
             if problem:
@@ -288,7 +306,7 @@ def _check_parts(out: _Collector, source: SourceFile, validators: Validators) ->
         if nested:
             out.add(source, (*where, "spec"), nested)
             continue
-        _check_fields(out, source, part, _rules(PART_REQUIRED, PART_OPTIONAL), where)
+        _check_fields(out, source, part, _rules(PART_REQUIRED, PART_OPTIONAL, model=Part), where)
         key = part.get("key")
         if isinstance(key, str):
             if key in keys:

@@ -16,6 +16,7 @@ from typing import Any
 
 from courses.content_files import read_module_folder
 from courses.content_validation import REGISTERED, Validators, validate_content
+from courses.models import Module
 from interchange.moodle_import import Pending, read_gift, read_moodle_xml
 from interchange.report import ImportReport
 from interchange.toml_writer import dumps
@@ -47,7 +48,8 @@ class _Stage:
             self.root.mkdir(parents=True)
             (self.root / "module.toml").write_text(dumps({
                 "uuid": str(uuid.uuid4()), "slug": _slug(module_dir.name, set()),
-                "number": module_dir.name[:20], "title": title}), encoding="utf-8")
+                "number": module_dir.name[:Module._meta.get_field("number").max_length],
+                "title": title}), encoding="utf-8")
         files = read_module_folder(self.root)
         self.numbers = {str(s.data.get("number")) for s in files.sections}
         self.slugs = {str(s.data.get("slug")) for s in [*files.sections, *files.exercises]}

@@ -68,6 +68,21 @@ def test_numbers_out_of_range_are_reported_with_their_line(content, key, value, 
     assert any(words in m and f"'{key}'" in m for m in messages), messages
 
 
+@pytest.mark.parametrize(("relative", "key"), [
+    ("module.toml", "number"),
+    ("module.toml", "slug"),
+    (EXERCISE, "title"),
+    ("labs/rnn.toml", "simulation"),
+])
+def test_a_string_longer_than_its_column_is_reported_with_its_line(content, relative, key) -> None:
+    """A value the database cannot hold is refused by sync at its line (PostgreSQL raised
+    DataError in the middle of the sync: a module number of eleven characters)."""
+    _set(content / relative, key, '"' + "x" * 400 + '"')
+    messages = _refused(content)
+    assert any(f"'{key}' must be at most" in m and relative.split("/")[-1] in m
+               for m in messages), messages
+
+
 @pytest.mark.parametrize(("relative", "where"), [
     ("sections/02-recurrent-networks.md", "body"),
     (EXERCISE, "prompt"),
