@@ -3,11 +3,12 @@
 from django import forms
 
 from core.integer_bounds import form_integer
-from courses.models import CourseInvite, Exercise, Part
+from courses.models import CourseInvite, Exercise, Module, Part
 from grading.models import DeadlinePolicy
 
 _PART_ID = Part._meta.pk
 _EXERCISE_ID = Exercise._meta.pk
+_MODULE_ID = Module._meta.pk
 
 
 class ReviewForm(forms.Form):
@@ -36,7 +37,8 @@ class ExtensionForm(forms.Form):
 
 
 class ModuleDeadlineForm(forms.Form):
-    module = forms.IntegerField(required=False, help_text="empty: the course's only module")
+    module = form_integer(_MODULE_ID, min_value=1, required=False,
+                          help_text="empty: the course's only module")
     due_at = forms.DateTimeField(required=False, help_text="empty: no deadline on any exercise",
                                  input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
 
