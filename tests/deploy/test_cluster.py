@@ -167,7 +167,10 @@ def test_a_rush_on_two_web_processes_and_two_workers_loses_nothing_when_one_of_e
     assert {str(uuid) for uuid in stored_runs} >= set(runs)
     total = LabRun.objects.filter(course=course).count()
     succeeded = sum(_executions(w.metrics, "succeeded") for w in cluster.workers if w.metrics)
-    assert succeeded == total, (succeeded, total)
+    # Never executed to success twice. The count is taken after the run's commit, so a worker
+    # SIGKILLed between the two (its one pool process) may leave one success uncounted: the
+    # database says it succeeded, and its redelivery finds it finished.
+    assert total - 1 <= succeeded <= total, (succeeded, total)
 
     # One beat sent the schedule; the other stood by all along.
     senders = [beat for beat in cluster.beats if "Sending due task" in beat.text()]
