@@ -57,7 +57,9 @@ class Student:
                 time.sleep(0.5 * (attempt + 1))
                 continue
             if response.status_code not in (502, 503, 504):
-                self.served.append((what, response.headers.get("X-Upstream", "")))
+                # nginx lists every upstream it tried ("A, B" when A had died): B served it.
+                upstream = response.headers.get("X-Upstream", "").split(",")[-1].strip()
+                self.served.append((what, upstream))
                 found = CSRF.search(response.text)
                 if found:
                     self.csrf = found.group(1)
