@@ -26,7 +26,7 @@ from typing import Any
 
 from courses.models import Part
 from grading.checkers import grade, validate_spec
-from grading.checkers.carried import Earlier, answer_value, carried_keys, grade_carried, key_value
+from grading.checkers.carried import Earlier, carried_keys, earlier_from_answers, grade_carried
 from grading.variant_space import variant_numbered
 from grading.variants import variant_params
 
@@ -161,17 +161,12 @@ def _earlier(item: dict[str, Any], spec: dict[str, Any], params: dict[str, Any],
     given = item.get("earlier") or {}
     if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
         raise BadLine("'earlier' must map part keys to answers")
-    exercise = item.get("exercise")
-    out = {}
+    exercise = str(item.get("exercise"))
+    specs = {key: part.spec for (slug, key), part in parts.items() if slug == exercise}
     for key in carried_keys(spec):
-        earlier_part = parts.get((str(exercise), key))
-        if earlier_part is None:
+        if key not in specs:
             raise BadLine(f"answer(\"{key}\") names no part of exercise {exercise!r}")
-        raw = given.get(key)
-        value = None if raw is None else answer_value(raw, earlier_part.spec, params)
-        specs = {k: p.spec for (slug, k), p in parts.items() if slug == exercise}
-        out[key] = Earlier(f"({key})", value, key_value(earlier_part.spec, params, specs))
-    return out
+    return earlier_from_answers(spec, params, given, specs)
 
 
 def answers_check(lines: Iterable[bytes | str], *,
