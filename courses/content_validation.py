@@ -340,6 +340,30 @@ def _problem_key(problem: str, part: dict[str, Any]) -> str:
     return "key"
 
 
+def item_with_parts_problems(
+    source: SourceFile, *, required: Mapping[str, tuple[type, ...]],
+    optional: Mapping[str, tuple[type, ...]], model: type[models.Model],
+    uuids: dict[str, str], validators: Validators | None = None,
+) -> list[ContentError]:
+    """The checks an exercise file gets (text, fields with their bounds and the model's column
+    lengths, unknown fields, a unique uuid among `uuids`, and its `[[parts]]` with each spec
+    and its question tests run in every variant), for another kind of file that holds parts
+    (an assessment's question). `uuids` (uuid -> file) is updated; `parts` must be among the
+    required fields."""
+    out = _Collector()
+    if not source.data:
+        out.add(source, (), f"the {source.kind} file is empty")
+    _check_text(out, source)
+    rules = _rules(required, optional, model=model)
+    if isinstance(source.data.get("parts"), dict):
+        rules = {name: rule for name, rule in rules.items() if name != "parts"}
+    _check_fields(out, source, source.data, rules)
+    _check_unknown(out, source, source.data, _rules(required, optional, model=model))
+    _check_uuid(out, source, uuids)
+    _check_parts(out, source, validators or Validators())
+    return out.errors
+
+
 def validate_content(files: ContentFiles, validators: Validators | None = None) -> list[ContentError]:
     """All problems in `files`, sorted by file and line; an empty list means safe to apply."""
     validators = validators or Validators()

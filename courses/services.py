@@ -44,6 +44,27 @@ class SyncReport:
         return out
 
 
+@dataclass(frozen=True)
+class ContentExtension:
+    """Content an app above courses keeps in a module folder beside the module's own files
+    (e.g. `assessments/`): `problems(files)` validates it after the module's own files are
+    valid (file:line errors, nothing applied while any remains); `apply(files, module,
+    report)` upserts it inside the sync's transaction, after the module itself."""
+
+    problems: Callable[[ContentFiles], list[ContentError]]
+    apply: Callable[[ContentFiles, Module, SyncReport], None]
+
+
+#: Filled by the apps' ready() (courses never imports the apps above it).
+EXTENSIONS: list[ContentExtension] = []
+
+
+def content_extension_register(extension: ContentExtension) -> None:
+    """Have every sync validate and apply `extension`'s content too (once per extension)."""
+    if extension not in EXTENSIONS:
+        EXTENSIONS.append(extension)
+
+
 def module_folders(root: Path) -> list[Path]:
     """The module folders under `root` (or `root` itself when it holds a module.toml)."""
     if (root / "module.toml").exists():
@@ -75,12 +96,19 @@ def content_sync(
     errors = [error for files in bundles for error in validate_content(files, validators)]
     if errors:  # the conflict check below relies on valid files
         raise ContentInvalid(errors)
-    errors = _database_conflicts(bundles) + (checks(bundles) if checks else [])
+    errors = [error for files in bundles for extension in EXTENSIONS
+              for error in extension.problems(files)]
+    errors += _database_conflicts(bundles) + (checks(bundles) if checks else [])
     if errors:
         raise ContentInvalid(errors)
     report = SyncReport()
     with transaction.atomic(durable=True):
-        modules = [_ContentApplier(files, report, validators).apply() for files in bundles]
+        modules = []
+        for files in bundles:
+            module = _ContentApplier(files, report, validators).apply()
+            for extension in EXTENSIONS:
+                extension.apply(files, module, report)
+            modules.append(module)
         if on_applied is not None:
             on_applied(modules)
         if dry_run:

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "grading",
     "labs",
     "interchange",
+    "exams",
     "api",
     "student",
     "instructor",

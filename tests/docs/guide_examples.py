@@ -73,6 +73,8 @@ def kind_of(example: Example) -> str:
     data = tomllib.loads(example.text)
     if "modules" in data:
         return "course"
+    if "zones" in data:
+        return "assessment"
     if "simulation" in data or "params" in data:
         return "lab"
     if "parts" in data or "parameters" in data:
@@ -152,6 +154,18 @@ def module_from_examples(examples: list[Example], folder: Path) -> dict[str, int
     return written
 
 
+def _assessment(example: Example, folder: Path) -> None:
+    """The assessment example, with a one-part question for every slug its zones draw from."""
+    (folder / "questions").mkdir(parents=True)
+    (folder / "example.toml").write_text(_with_fields(example.text, {
+        "uuid": _new_uuid(), "slug": "guide-assessment", "title": "Example"}), encoding="utf-8")
+    for zone in tomllib.loads(example.text)["zones"]:
+        for slug in zone["questions"]:
+            (folder / "questions" / f"{slug}.toml").write_text(
+                f'uuid = "{_new_uuid()}"\nslug = "{slug}"\ntitle = "Q"\nprompt = "1 + 1?"\n'
+                '[[parts]]\nkey = "sum"\ntype = "integer"\nreference = "2"\n', encoding="utf-8")
+
+
 def content_folder(example: Example, root: Path) -> Path:
     """A course folder holding `example` with the least around it; returns its path."""
     root.mkdir(parents=True)
@@ -172,6 +186,10 @@ def content_folder(example: Example, root: Path) -> Path:
         return root
     if kind == "module":
         _module(module, module_toml=example.text)
+        return root
+    if kind == "assessment":
+        _module(module)
+        _assessment(example, module / "assessments")
         return root
     section = str(tomllib.loads(example.text).get("section", "1.1"))
     _module(module, sections=(section,))

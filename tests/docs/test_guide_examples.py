@@ -49,7 +49,8 @@ def sync_folder(folder: Path) -> list[str]:
 
 def test_the_guides_have_examples_of_every_content_file():
     kinds = {kind_of(example) for example in EXAMPLES}
-    assert kinds == {"course", "module", "section", "figure", "lab", "exercise"}
+    assert kinds == {"course", "module", "section", "figure", "lab", "exercise",
+                     "assessment"}
 
 
 @pytest.mark.django_db
