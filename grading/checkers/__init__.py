@@ -8,11 +8,10 @@ documented in README.md beside this file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from grading.checkers.alternatives import alternative_problems, check_alternatives
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
@@ -26,6 +25,15 @@ from grading.checkers.matching import MatchingChecker
 from grading.checkers.mathparse import FormatError
 from grading.checkers.matrix import MatrixChecker
 from grading.checkers.numeric import NumericAnswer
+from grading.checkers.pipeline import (
+    GRADER_VERSION,
+    Result,
+    grade_keyed_with,
+    grade_with,
+    left_empty,
+    self_check_with,
+    validate_with,
+)
 from grading.checkers.plus_minus import PlusMinusNumeric, PlusMinusSymbolic
 from grading.checkers.quantities import round_sigfigs
 from grading.checkers.quantity import QuantityChecker
@@ -36,6 +44,7 @@ from grading.checkers.vector import VectorChecker
 
 __all__ = [
     "CHECKERS",
+    "DISPATCH",
     "GRADER_VERSION",
     "Answer",
     "Checker",
@@ -50,8 +59,18 @@ __all__ = [
     "validate_spec",
 ]
 
-# Bump when a change could change a grade, so stored verdicts say which grader made them.
-GRADER_VERSION = "2.6.0"
+
+def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
+    """The checker that grades ``spec``, chosen by ``DISPATCH`` (first matching row, else
+    ``CHECKERS[type]``), wrapped by ``LatexInput`` when ``latex = true``; ValueError for an
+    unknown type."""
+    answer_type = spec.get("type")
+    if not isinstance(answer_type, str) or answer_type not in CHECKERS:
+        raise ValueError(f"unknown answer type {answer_type!r}")
+    checker = next((row.checker for row in DISPATCH if row.applies(answer_type, spec)),
+                   CHECKERS[answer_type])
+    return LatexInput(checker) if spec.get("latex") else checker
+
 
 CHECKERS: dict[str, Checker[Any]] = {
     "numeric": PlusMinusNumeric(),    # NumericChecker, reading ± (plus_minus.py)
@@ -68,113 +87,54 @@ CHECKERS: dict[str, Checker[Any]] = {
     "equation": EquationChecker(),
     "matching": MatchingChecker(),
     "logic": LogicChecker(),
-    "item_list": ItemListChecker(),
+    "item_list": ItemListChecker(checker_for),  # each item by its own spec's checker
 }
-
-_COMPLEX = ComplexChecker()
-
-ResultOutcome = Literal["correct", "partial", "incorrect", "review", "invalid"]
 
 
 @dataclass(frozen=True)
-class Result:
-    """What ``grade`` returns: a Verdict's fields, or outcome "invalid" with the message.
+class Route:
+    """One dispatch rule: a part of type ``types`` whose spec ``when`` holds is graded by
+    ``checker`` instead of its type's."""
 
-    ``position`` (1-based character, or None) says where an invalid answer went wrong;
-    ``latex`` is how we read the answer, for display.
-    """
+    types: frozenset[str]
+    condition: str  # the rule in words, as docs/adding-an-answer-type.md's table says it
+    when: Callable[[Mapping[str, Any]], bool]
+    checker: Checker[Any]
 
-    outcome: ResultOutcome
-    score: float | None
-    feedback: str
-    misconception: str | None = None
-    concepts_found: list[str] = field(default_factory=list)
-    canonical: str = ""
-    latex: str = ""
-    position: int | None = None
-    grader_version: str = GRADER_VERSION
-
-    @property
-    def is_valid(self) -> bool:
-        """False when the answer could not be read (no attempt is used)."""
-        return self.outcome != "invalid"
-
-def _checker(spec: Mapping[str, Any]) -> Checker[Any]:
-    if spec.get("latex"):
-        return LatexInput(_plain_checker(spec))  # LaTeX answers and keys (latex_input.py)
-    return _plain_checker(spec)
+    def applies(self, answer_type: str, spec: Mapping[str, Any]) -> bool:
+        """Does this rule choose the checker for a part of ``answer_type`` with ``spec``?"""
+        return answer_type in self.types and self.when(spec)
 
 
-def _plain_checker(spec: Mapping[str, Any]) -> Checker[Any]:
-    answer_type = spec.get("type")
-    if not isinstance(answer_type, str) or answer_type not in CHECKERS:
-        raise ValueError(f"unknown answer type {answer_type!r}")
-    if answer_type == "numeric" and "units" in spec:
-        return CHECKERS["quantity"]  # a numeric part with units is a quantity
-    if uses_complex(spec):
-        return _COMPLEX  # numeric or symbolic over the complex numbers
-    return CHECKERS[answer_type]
-
-
-def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
-    """The checker that grades ``spec`` (its type's, or the quantity checker for a numeric
-    part with ``units``, or the complex checker where an ``imaginary_unit`` is set);
-    ValueError for an unknown type."""
-    return _checker(spec)
+#: The registry's dispatch rules, first match wins; a part no row matches is graded by
+#: ``CHECKERS[type]``. Whatever the checker, ``latex = true`` wraps it in ``LatexInput``
+#: (LaTeX answers and keys read, then graded by that checker).
+DISPATCH: tuple[Route, ...] = (
+    Route(frozenset({"numeric"}), "`units` is set", lambda spec: "units" in spec,
+          CHECKERS["quantity"]),
+    Route(frozenset({"numeric", "symbolic"}), "`imaginary_unit` is set", uses_complex,
+          ComplexChecker()),
+)
 
 
 def grade(raw: str, spec: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> Result:
-    """Parse and check one raw answer; an unreadable answer gives outcome "invalid".
+    """Parse and check one raw answer through the marking pipeline (``pipeline.py``); an
+    unreadable answer gives outcome "invalid".
 
     Raises ValueError only for a broken spec (unknown type, uncomputable reference), which
     content validation is there to prevent.
     """
-    checker = _checker(spec)
-    if _left_empty(raw, spec):
-        return _empty_result(spec)
-    try:
-        answer = checker.parse(raw, spec)
-        verdict = checker.check(answer, spec, params or {})
-        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
-    except FormatError as exc:
-        return Result("invalid", None, exc.message, position=exc.position)
-    return Result(
-        outcome=verdict.outcome,
-        score=verdict.score,
-        feedback=verdict.feedback,
-        misconception=verdict.misconception,
-        concepts_found=list(verdict.concepts_found),
-        canonical=verdict.canonical or answer.canonical,
-        latex=answer.latex,
-    )
+    return grade_with(checker_for(spec), raw, spec, params)
 
 
 def grade_keyed(raw: str, spec: Mapping[str, Any],
                 params: Mapping[str, Any] | None = None) -> tuple[Result, str | None]:
     """``grade`` and ``answer_key`` of one raw answer, reading it once (the answer path
     needs both: the verdict, and whether it repeats an earlier answer)."""
-    checker = _checker(spec)
-    if _left_empty(raw, spec):
-        return _empty_result(spec), "empty"
-    try:
-        answer = checker.parse(raw, spec)
-    except FormatError as exc:
-        return Result("invalid", None, exc.message, position=exc.position), None
-    key = _key_of(answer)
-    try:
-        verdict = checker.check(answer, spec, params or {})
-        verdict = check_alternatives(checker, answer, spec, params or {}, verdict)
-    except FormatError as exc:
-        return Result("invalid", None, exc.message, position=exc.position), key
-    return Result(
-        outcome=verdict.outcome,
-        score=verdict.score,
-        feedback=verdict.feedback,
-        misconception=verdict.misconception,
-        concepts_found=list(verdict.concepts_found),
-        canonical=verdict.canonical or answer.canonical,
-        latex=answer.latex,
-    ), key
+    result, answer = grade_keyed_with(checker_for(spec), raw, spec, params)
+    if left_empty(raw, spec):
+        return result, "empty"
+    return result, _key_of(answer) if answer is not None else None
 
 
 def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
@@ -183,29 +143,13 @@ def answer_key(raw: str, spec: Mapping[str, Any]) -> str | None:
     Numbers compare by value (0.5, 0.50 and 1/2 are one answer; 12 significant digits), every
     other answer by its canonical form. Used so that repeating an answer costs no attempt.
     """
-    if _left_empty(raw, spec):
+    if left_empty(raw, spec):
         return "empty"
     try:
-        answer = _checker(spec).parse(raw, spec)
+        answer = checker_for(spec).parse(raw, spec)
     except FormatError:
         return None
     return _key_of(answer)
-
-
-def _left_empty(raw: object, spec: Mapping[str, Any]) -> bool:
-    """An empty answer to a part whose author allows one (STACK's "allow empty" input)."""
-    return bool(spec.get("allow_empty")) and (not isinstance(raw, str) or not raw.strip())
-
-
-def _empty_result(spec: Mapping[str, Any]) -> Result:
-    """An allowed empty answer is graded, worth the part's ``empty_credit`` (default 0):
-    an author sets 1 where leaving the box empty is the answer ("no such value")."""
-    credit = float(spec.get("empty_credit", 0) or 0)
-    if credit >= 1:
-        return Result("correct", 1.0, str(spec.get("feedback_correct", "Correct.")))
-    outcome: ResultOutcome = "partial" if credit > 0 else "incorrect"
-    return Result(outcome, credit, str(spec.get("empty_feedback", "You left this empty.")),
-                  misconception="empty")
 
 
 def _key_of(answer: Answer) -> str:
@@ -225,16 +169,18 @@ def validate_spec(spec: Mapping[str, Any]) -> list[str]:
     if not isinstance(spec, Mapping):
         return ["a part spec must be a table"]
     try:
-        checker = _checker(spec)
+        checker = checker_for(spec)
     except ValueError as exc:
         return [str(exc)]
-    return checker.validate_spec(spec) + alternative_problems(checker, spec)
+    return validate_with(checker, spec)
 
 
 def self_check(spec: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
     """Problems found by grading the spec's own key in one variant (see Checker.self_check)."""
-    problems = validate_spec(spec)
-    if problems:
-        return problems
-    checker = _checker(spec)
-    return checker.self_check(spec, params) + alternative_problems(checker, spec, params)
+    if not isinstance(spec, Mapping):
+        return ["a part spec must be a table"]
+    try:
+        checker = checker_for(spec)
+    except ValueError as exc:
+        return [str(exc)]
+    return self_check_with(checker, spec, params)

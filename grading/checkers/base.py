@@ -12,6 +12,7 @@ from grading.checkers.mathparse import FormatError, declared_functions, normaliz
 
 __all__ = [
     "COMMON_KEYS",
+    "MISCONCEPTION_KEYS",
     "Answer",
     "Checker",
     "FormatError",
@@ -34,6 +35,11 @@ COMMON_KEYS = frozenset({
     "allow_empty", "empty_credit", "empty_feedback",  # an empty answer graded (__init__.py)
     "latex",  # latex_input.py: LaTeX answers and keys are read
 })
+
+#: Keys every misconception entry may carry, beside the type's own way to name the answer
+#: (``answer``, ``phrasings``, ``pattern``) and its tolerances: ``credit`` is scored by the
+#: pipeline for every type (pipeline.py).
+MISCONCEPTION_KEYS = frozenset({"tag", "feedback", "label", "credit"})
 
 DEFAULT_CORRECT = "Correct."
 DEFAULT_INCORRECT = "Not correct yet."
@@ -220,7 +226,7 @@ def check_misconception_shapes(spec: Mapping[str, Any], *, answer_key: str = "an
     if not isinstance(value, list):
         return ["'misconceptions' must be a list of tables"]
     problems = []
-    allowed = {"tag", "feedback", "label", answer_key, *extra}
+    allowed = {*MISCONCEPTION_KEYS, answer_key, *extra}
     for index, item in enumerate(value, start=1):
         where = f"'misconceptions' entry {index}"
         if not isinstance(item, Mapping):

@@ -16,12 +16,13 @@ are one list: the answer form joins several ``answer`` values with commas.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from grading.checkers.base import Answer, Checker, Verdict, feedback
 from grading.checkers.mathparse import FormatError
+from grading.checkers.pipeline import grade_with, validate_with
 from grading.checkers.structure import Piece, bracket_pairs, check_length, split_top, structural
 
 __all__ = ["ItemListAnswer", "ItemListChecker", "best_assignment"]
@@ -116,9 +117,12 @@ class ItemListChecker(Checker[ItemListAnswer]):
     type_name = "item_list"
     spec_keys = frozenset({"items", "ordered", "partial", "delimiter"})
 
-    def parse(self, raw: str, spec: Mapping[str, Any]) -> ItemListAnswer:
-        from grading.checkers import checker_for
+    def __init__(self, checker_for: Callable[[Mapping[str, Any]], Checker[Any]]) -> None:
+        """``checker_for`` is the registry's dispatch (an item is any answer type's spec)."""
+        self._checker_for = checker_for
 
+    def parse(self, raw: str, spec: Mapping[str, Any]) -> ItemListAnswer:
+        checker_for = self._checker_for
         entries = split_entries(raw if isinstance(raw, str) else "",
                                 str(spec.get("delimiter", ",")))
         for text, offset in entries:  # every entry must be readable by some item's type
@@ -139,10 +143,9 @@ class ItemListChecker(Checker[ItemListAnswer]):
 
     def check(self, answer: ItemListAnswer, spec: Mapping[str, Any],
               params: Mapping[str, Any] | None = None) -> Verdict:
-        from grading.checkers import grade
-
         items = _items(spec)
-        results = [[grade(text, item, params) for item in items] for text, _ in answer.entries]
+        results = [[grade_with(self._checker_for(item), text, item, params) for item in items]
+                   for text, _ in answer.entries]
         weights = [[r.score or 0.0 for r in row] for row in results]
         if spec.get("ordered"):
             pairs = [(k, k) for k in range(min(len(results), len(items)))]
@@ -171,16 +174,20 @@ class ItemListChecker(Checker[ItemListAnswer]):
         return Verdict(score, "partial" if score > 0 else "incorrect", message,
                        tags[0] if tags else None, [], answer.canonical)
 
-    def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
-        from grading.checkers import checker_for
+    def _item_problems(self, item: Mapping[str, Any]) -> list[str]:
+        try:
+            checker = self._checker_for(item)
+        except ValueError as exc:
+            return [str(exc)]
+        return validate_with(checker, item)
 
+    def reference_answer(self, spec: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+        checker_for = self._checker_for
         delimiter = str(spec.get("delimiter", ","))
         return f"{delimiter} ".join(checker_for(item).reference_answer(item, params)
                                     for item in _items(spec))
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
-        from grading.checkers import validate_spec
-
         problems = super().validate_spec(spec)
         items = spec.get("items")
         if not isinstance(items, list) or not items or len(items) > MAX_ITEMS \
@@ -191,7 +198,7 @@ class ItemListChecker(Checker[ItemListAnswer]):
             if item.get("type") == "item_list":
                 problems.append(f"'items' entry {index}: an item cannot be a list of items")
                 continue
-            problems += [f"'items' entry {index}: {p}" for p in validate_spec(item)]
+            problems += [f"'items' entry {index}: {p}" for p in self._item_problems(item)]
         if spec.get("delimiter", ",") not in DELIMITERS:
             problems.append(f"'delimiter' must be one of {' '.join(DELIMITERS)}")
         for key in ("ordered", "partial"):

@@ -97,7 +97,8 @@ def partial_credit_rules(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def validate_marking(spec: Mapping[str, Any], *, rules: Sequence[str] = PARTIAL_RULES,
                      up_to: Sequence[str] = UP_TO) -> list[str]:
-    """Problems with ``equivalent_up_to``, ``partial_credit`` and misconception credits."""
+    """Problems with ``equivalent_up_to`` and ``partial_credit`` (a misconception's ``credit``
+    is checked for every type by ``pipeline.misconception_credit_problems``)."""
     problems = []
     if "equivalent_up_to" in spec:
         value = spec["equivalent_up_to"]
@@ -126,9 +127,4 @@ def validate_marking(spec: Mapping[str, Any], *, rules: Sequence[str] = PARTIAL_
                     problems.append(f"{where}: 'feedback' must be a string")
                 if "tag" in item and (not isinstance(item["tag"], str) or not item["tag"]):
                     problems.append(f"{where}: 'tag' must be a non-empty string")
-    for index, item in enumerate(spec.get("misconceptions") or [], start=1):
-        if isinstance(item, Mapping) and "credit" in item and (
-                not is_number(item["credit"]) or not 0 <= item["credit"] < 1):
-            problems.append(f"'misconceptions' entry {index}: 'credit' must be a number from "
-                            f"0 to below 1")
     return problems

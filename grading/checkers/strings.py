@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import re2
 
 from grading.checkers.base import (
+    MISCONCEPTION_KEYS,
     Answer,
     Checker,
     Verdict,
@@ -221,13 +222,13 @@ def _misconception_shapes(spec: Mapping[str, Any]) -> list[str]:
     if not isinstance(value, list):
         return ["'misconceptions' must be a list of tables"]
     problems: list[str] = []
-    allowed: Sequence[str] = ("answer", "pattern", "tag", "feedback", "label")
+    allowed = MISCONCEPTION_KEYS | {"answer", "pattern"}
     for index, item in enumerate(value, start=1):
         where = f"'misconceptions' entry {index}"
         if not isinstance(item, Mapping):
             problems.append(f"{where} must be a table")
             continue
-        problems += [f"{where}: unknown key '{key}'" for key in sorted(set(item) - set(allowed))]
+        problems += [f"{where}: unknown key '{key}'" for key in sorted(set(item) - allowed)]
         if not isinstance(item.get("tag"), str) or not item.get("tag"):
             problems.append(f"{where} needs a 'tag' string")
         if not isinstance(item.get("feedback"), str):

@@ -1,8 +1,13 @@
-"""The checker registry's helpers: what counts as the same answer twice."""
+"""The checker registry: its dispatch table, and what counts as the same answer twice."""
+
+from pathlib import Path
 
 import pytest
 
-from grading.checkers import answer_key
+from grading.checkers import CHECKERS, DISPATCH, answer_key, checker_for
+from grading.checkers.latex_input import LatexInput
+
+GUIDE = Path(__file__).resolve().parents[3] / "docs" / "adding-an-answer-type.md"
 
 NUMERIC = {"type": "numeric", "reference": "0.5", "rtol": 0.01}
 INTEGER = {"type": "integer", "reference": "1000"}
@@ -31,3 +36,36 @@ def test_answers_beyond_the_float_range_keep_distinct_keys():
     assert answer_key("10^400", spec) == answer_key("1e400", spec)
     assert answer_key("1e-320", spec) != answer_key("2e-320", spec)
     assert answer_key("0.5", spec) == answer_key("1/2", spec)
+
+
+@pytest.mark.parametrize(("spec", "checker"), [
+    ({"type": "numeric", "reference": "9.81", "units": "N/kg"}, "QuantityChecker"),
+    ({"type": "numeric", "reference": "1 + i", "imaginary_unit": "i"}, "ComplexChecker"),
+    ({"type": "symbolic", "reference": "z", "variables": ["z"], "imaginary_unit": "j"},
+     "ComplexChecker"),
+    ({"type": "symbolic", "reference": "x", "variables": ["x"], "units": "m"},
+     "PlusMinusSymbolic"),  # units choose the quantity checker for numeric parts only
+    ({"type": "quantity", "reference": "3 m"}, "QuantityChecker"),
+])
+def test_the_dispatch_table_chooses_the_checker(spec, checker):
+    assert type(checker_for(spec)).__name__ == checker
+
+
+def test_latex_wraps_whatever_checker_the_table_chose():
+    chosen = checker_for({"type": "numeric", "reference": "1", "units": "m", "latex": True})
+    assert isinstance(chosen, LatexInput)
+    assert chosen.inner is CHECKERS["quantity"]
+
+
+def test_an_unknown_type_is_refused():
+    with pytest.raises(ValueError, match="unknown answer type 'vectr'"):
+        checker_for({"type": "vectr"})
+
+
+@pytest.mark.parametrize("route", DISPATCH, ids=lambda route: route.condition)
+def test_the_contributor_guide_shows_every_dispatch_rule(route):
+    rows = [line for line in GUIDE.read_text(encoding="utf-8").splitlines()
+            if line.startswith("|") and route.condition in line]
+    assert len(rows) == 1, route.condition
+    assert type(route.checker).__name__ in rows[0]
+    assert all(f"`{answer_type}`" in rows[0] for answer_type in route.types)
