@@ -3,9 +3,8 @@ database: reading those earlier answers, and regrading the later parts when one 
 
 The marking rule itself is pure (grading/checkers/carried.py). Here, `part_grade` grades an
 answer to any part, reading the student's latest answers to the earlier parts it names (one
-query) when its key uses them; `carried_parts_regrade` regrades the student's latest counted
-answer to every later part that uses a part whose verdict just changed, through the verdict
-writer (so the change is recorded as a regrade, with its event).
+query) when its key uses them; `later_parts` names the parts whose keys use a part's answer
+(grading.regrade.carried_parts_regrade regrades them when that answer's verdict changes).
 """
 
 from collections.abc import Mapping
@@ -90,22 +89,3 @@ def carrying_parts(part: Part) -> QuerySet[Part]:
 def later_parts(part: Part) -> list[Part]:
     """The parts of `part`'s exercise whose keys use the answer to `part`."""
     return [p for p in carrying_parts(part) if part.key in carried_keys(p.spec)]
-
-
-def carried_parts_regrade(*, submission: Submission) -> int:
-    """Regrade the student's latest counted answer to each later part that uses the part
-    of `submission`, whose verdict just changed; returns how many verdicts changed."""
-    from grading.regrade import submissions_regrade  # regrade imports the answer path
-
-    later = later_parts(submission.part)
-    if not later:
-        return 0
-    changed = 0
-    for part in later:
-        latest = (Submission.objects.filter(student_id=submission.student_id,
-                                            course_id=submission.course_id, part=part,
-                                            counts_as_attempt=True)
-                  .order_by("-id").values_list("pk", flat=True)[:1])
-        report = submissions_regrade(submissions=Submission.objects.filter(pk__in=list(latest)))
-        changed += len(report.changed)
-    return changed

@@ -4,7 +4,9 @@ Outcomes a person decided (reviews) and predictions (graded against what a lab m
 against the spec: labs/predictions.py) are left alone; whether an answer used an attempt
 is not changed, so a regrade never costs a student. With ``dry_run`` nothing is stored: the
 report lists the stored verdicts (outcome, score, misconception) the current grader would
-change, e.g. before deploying a new GRADER_VERSION.
+change, e.g. before deploying a new GRADER_VERSION. `carried_parts_regrade` regrades the later
+parts that use an answer whose verdict just changed (error carried forward), through the
+verdict writer, so the change is recorded as a regrade with its event.
 """
 
 from collections.abc import Callable
@@ -13,9 +15,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import QuerySet
 
-from grading.carried_answers import carried_parts_regrade, part_grade
+from grading.carried_answers import later_parts, part_grade
 from grading.models import Submission
-from grading.services import penalised
+from grading.penalty import penalised
 from grading.variant_assignment import variant_for
 from grading.verdicts import NewVerdict, Why, verdict_record
 
@@ -114,3 +116,20 @@ def _regrade_one(submission: Submission, *, dry_run: bool) -> ScoreChange | None
                        misconception_before=misconception_before,
                        misconception_after=misconception,
                        grader_version_before=version_before)
+
+
+def carried_parts_regrade(*, submission: Submission) -> int:
+    """Regrade the student's latest counted answer to each later part that uses the part
+    of `submission`, whose verdict just changed; returns how many verdicts changed."""
+    later = later_parts(submission.part)
+    if not later:
+        return 0
+    changed = 0
+    for part in later:
+        latest = (Submission.objects.filter(student_id=submission.student_id,
+                                            course_id=submission.course_id, part=part,
+                                            counts_as_attempt=True)
+                  .order_by("-id").values_list("pk", flat=True)[:1])
+        report = submissions_regrade(submissions=Submission.objects.filter(pk__in=list(latest)))
+        changed += len(report.changed)
+    return changed

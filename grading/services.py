@@ -29,7 +29,7 @@ from grading.answer_statements import (
     progress_locked_for_answer,
     progress_locked_for_verdict,
 )
-from grading.carried_answers import carried_parts_regrade, part_grade
+from grading.carried_answers import part_grade
 from grading.deadlines import (
     UNREAD,
     DeadlineStatus,
@@ -39,11 +39,13 @@ from grading.deadlines import (
 )
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import PartProgress, Submission
+from grading.penalty import penalised
 from grading.progress import (
     answer_digest,
     progress_answer_stored,
     progress_is_latest,
 )
+from grading.regrade import carried_parts_regrade
 from grading.variant_assignment import Variant, variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 
@@ -305,13 +307,6 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
                 carried_parts_regrade(submission=submission)  # later parts use this answer
             return submission
     return lab_grading_submit(submission, variant.params)
-
-
-def penalised(score: float | None, penalty: float, attempt_number: int) -> float | None:
-    """`score` less `penalty` for each attempt before `attempt_number` (never below 0)."""
-    if score is None or not penalty:
-        return score
-    return score * max(0.0, 1.0 - penalty * (attempt_number - 1))
 
 
 def _score_or_none(score: Any) -> float | None:

@@ -9,12 +9,8 @@ from django.views.decorators.http import require_GET
 
 from courses.models import Enrollment, Figure
 from labs.simulations.word_vectors import PARAMS, WORDS
-from student.selectors import (
-    CoursePlan,
-    course_plan_for_user,
-    course_progress_for_student,
-    module_page_for_student,
-)
+from student.course_progress import course_progress_for_student
+from student.module_page import CoursePlan, course_plan_for_user, module_page_for_student
 from student.views.answers import PART_TAG
 
 #: The word pair Figure 5.1 highlights until the student chooses another: the lab's defaults.

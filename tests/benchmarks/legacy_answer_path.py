@@ -22,7 +22,8 @@ from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
 from grading.answer_statements import progress_locked
 from grading.progress import answer_digest, progress_refresh
-from grading.services import GRADED, AttemptState, SubmissionRefused, penalised
+from grading.penalty import penalised
+from grading.services import GRADED, AttemptState, SubmissionRefused
 from grading.variant_assignment import variant_for
 
 logger = logging.getLogger(__name__)

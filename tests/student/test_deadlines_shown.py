@@ -15,7 +15,7 @@ from django.utils import timezone
 from courses.models import CourseModule, Exercise
 from grading.deadlines import deadline_policy_set, deadline_set, extension_set
 from grading.models import Deadline, DeadlinePolicy
-from student.selectors import module_page_for_student
+from student.module_page import module_page_for_student
 
 pytestmark = pytest.mark.django_db
 LONDON = ZoneInfo("Europe/London")

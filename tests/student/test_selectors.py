@@ -6,16 +6,12 @@ from django.http import Http404
 
 from courses.models import Part
 from grading.models import Submission
-from grading.services import attempt_state, submission_create
+from grading.services import attempt_state, attempt_state_from, submission_create
 from grading.variant_assignment import variant_for
 from labs.predictions import lab_run_execute_and_grade
-from student.selectors import (
-    attempt_state_from,
-    course_progress_for_student,
-    module_page_for_student,
-    part_for_student,
-    submission_for_student,
-)
+from student.course_progress import course_progress_for_student
+from student.module_page import module_page_for_student
+from student.selectors import part_for_student, submission_for_student
 
 pytestmark = pytest.mark.django_db
 
