@@ -47,7 +47,9 @@ def guide_render(name: str) -> tuple[str, str]:
                              extension_configs={"extra": {"tables": {"use_align_attribute": True}}},
                              output_format="html")
     body = _LOCAL_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-    return (title_match.group(1) if title_match else name), sanitize_html(body)
+    # A code block wider than the page scrolls sideways: focusable, so the keyboard can scroll it.
+    body = sanitize_html(body).replace("<pre>", '<pre tabindex="0">')
+    return (title_match.group(1) if title_match else name), body
 
 
 @require_safe
