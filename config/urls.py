@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("live.urls")),
     path("courses/new/", new_course, name="new-course"),
     path("courses/<slug:course_slug>/dashboard/", include("instructor.urls")),
+    path("", include("exams.urls")),
     path("", include("student.urls")),
 ]
 

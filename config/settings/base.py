@@ -265,6 +265,8 @@ CELERY_BEAT_SCHEDULE = {
     "apply-retention": {"task": "privacy.tasks.retention_apply_task", "schedule": 24 * 3600.0},
     "recover-abandoned-submissions": {"task": "grading.tasks.submissions_recover_task",
                                       "schedule": 60.0},
+    "close-expired-exam-attempts": {"task": "exams.tasks.expired_attempts_close_task",
+                                    "schedule": env.float("EXAM_SWEEP_SECONDS", default=30.0)},
     "sweep-lti-scores": {"task": "lti.ags.tasks.score_deliveries_sweep_task", "schedule": 60.0},
     "sync-lti-rosters": {"task": "lti.nrps.tasks.rosters_sync_task",
                          "schedule": env.float("LTI_ROSTER_SYNC_SECONDS", default=6 * 3600.0)},

@@ -1,0 +1,34 @@
+"""What a student may see of a closed attempt: correctness and scores, and the key, each by
+the assessment's release rule. While an attempt is open nothing is graded, so nothing of
+either is ever shown then (no correctness, no running total)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from exams.models import Assessment, Attempt, Release
+
+
+@dataclass(frozen=True)
+class Visible:
+    correctness: bool  # each part's outcome, score and feedback, and the paper's score
+    key: bool  # each part's answer key
+
+
+def review_visibility(*, attempt: Attempt, now: datetime, release: Release | None) -> Visible:
+    """What the student may see of `attempt` at `now` (`release`: the course's release of
+    the assessment, if any)."""
+    if attempt.closed_at is None:
+        return Visible(correctness=False, key=False)
+    assessment = attempt.assessment
+    window_closed = now >= assessment.closes_at
+    correctness = {
+        Assessment.Feedback.AFTER_SUBMIT: True,
+        Assessment.Feedback.AFTER_CLOSE: window_closed,
+        Assessment.Feedback.ON_RELEASE: release is not None and release.feedback,
+    }.get(Assessment.Feedback(assessment.feedback), False)
+    key = {
+        Assessment.Key.AFTER_CLOSE: window_closed,
+        Assessment.Key.ON_RELEASE: release is not None and release.key,
+        Assessment.Key.NEVER: False,
+    }.get(Assessment.Key(assessment.key), False)
+    return Visible(correctness=correctness, key=key)

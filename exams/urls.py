@@ -1,0 +1,17 @@
+"""Routes of the exam pages, under a course."""
+
+from django.urls import path
+
+from exams import views
+
+app_name = "exams"
+COURSE = "courses/<slug:course_slug>/"
+
+urlpatterns = [
+    path(COURSE + "assessments/", views.assessment_list, name="list"),
+    path(COURSE + "assessments/<slug:slug>/", views.assessment_page, name="assessment"),
+    path(COURSE + "assessments/<slug:slug>/start/", views.attempt_begin, name="start"),
+    path(COURSE + "attempts/<int:attempt_id>/", views.attempt_page, name="attempt"),
+    path(COURSE + "attempts/<int:attempt_id>/save/", views.attempt_save, name="save"),
+    path(COURSE + "attempts/<int:attempt_id>/submit/", views.attempt_submit, name="submit"),
+]
