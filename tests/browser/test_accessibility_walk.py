@@ -34,6 +34,7 @@ from live.access import LiveStaff
 from live.sessions import live_session_open
 from tests.browser.axe import axe_in_every_page, wcag_violations
 from tests.browser.conftest import sign_in
+from tests.exams.walk import exam_attempt_for_walk
 from tests.factories import UserFactory
 from tests.lti.ags_setup import lms_rows
 from tests.lti.conftest import lms_server, platform  # noqa: F401 (the LMS of the LTI pages)
@@ -86,6 +87,10 @@ NOT_PAGES: dict[str, str] = {
     "part-answer": "POST-only: grades an answer and redirects to the part on its page (walked)",
     "submission-status": "JSON polled by the course page's script",
     "lab-run-status": "JSON polled by the lab run page's script",
+    "exams:start": "POST-only: starts an attempt, redirects to it (walked)",
+    "exams:save": "POST-only: saves drafts (JSON for the attempt page's script), else "
+                  "redirects to the attempt (walked)",
+    "exams:submit": "POST-only: submits an attempt, redirects to its review",
 }
 #: Whole namespaces or name prefixes that are not the service's own pages.
 NOT_PAGE_PREFIXES: dict[str, str] = {
@@ -160,6 +165,7 @@ def _world(course: Course, alice: User, tara: User, irene: User) -> World:
     return World(course=course, alice=alice, tara=tara, irene=irene, admin=admin, values={
         "bound": bound, "submission": wrong, "run": run, "lab": lab, "session": session,
         "sync": sync, "invite": invite, "exercise": exercise,
+        "attempt": exam_attempt_for_walk(course=course, student=alice),
         "password_link": {"uidb64": urlsafe_base64_encode(force_bytes(newcomer.pk)),
                           "token": default_token_generator.make_token(newcomer)},
     })
@@ -216,6 +222,9 @@ STUDENT = [
     Visit("lab-run", lambda w: f"/courses/{_slug(w)}/runs/{w.values['run'].uuid}/"),
     Visit("live:join", lambda w: "/live/"),
     Visit("live:phone", lambda w: f"/live/{w.values['session'].code}/"),
+    Visit("exams:list", lambda w: f"/courses/{_slug(w)}/assessments/"),
+    Visit("exams:assessment", lambda w: f"/courses/{_slug(w)}/assessments/walk-quiz/"),
+    Visit("exams:attempt", lambda w: f"/courses/{_slug(w)}/attempts/{w.values['attempt'].pk}/"),
 ]
 TA = [
     Visit("dashboard:overview", _dash),
