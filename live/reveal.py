@@ -19,7 +19,6 @@ from courses.rendering import render_markdown
 from grading.lab_graded import lab_graded
 from grading.models import Submission
 from grading.overrides import grade_override_create
-from grading.variant_assignment import default_variant, variant_for
 from labs.models import LabRun
 from labs.prediction_batches import predictions_grade_with_run
 from labs.predictions import (
@@ -31,6 +30,7 @@ from labs.predictions import (
 from live.distribution import answer_text, choice_options, live_verdict_counts
 from live.models import LiveAnswer, LiveSession, LiveSettings
 from live.push import live_changed, live_verdicts_send
+from live.variants import live_variant
 
 logger = logging.getLogger(__name__)
 
@@ -114,30 +114,33 @@ def _held(session: LiveSession) -> list[int]:
 
 
 def _grade_held(session: LiveSession, class_run: LabRun | None, measured: str) -> int:
-    """Give every held prediction its run and grade it; send verdicts batch by batch."""
+    """Give every held prediction its run and grade it, in the numbers its phone asked with
+    (`live.variants.live_variant`: the class's when the room shares one run, else the
+    student's own); send verdicts batch by batch."""
     ids = _held(session)
     if class_run is not None and class_run.status == LabRun.Status.SUCCEEDED:
-        # Everyone against the class's run: graded together, a batch per transaction.
+        # Everyone against the class's run, in the class's numbers: graded together, a batch
+        # per transaction.
+        asked = live_variant(session=session, student=None).params
         for start in range(0, len(ids), GRADED_TOGETHER):
-            graded = predictions_grade_with_run(run=class_run,
-                                                submission_ids=ids[start:start + GRADED_TOGETHER])
+            graded = predictions_grade_with_run(
+                run=class_run, submission_ids=ids[start:start + GRADED_TOGETHER], params=asked)
             _graded_send(session, measured, graded)
         return len(ids)
-    default_params = default_variant(exercise=session.part.exercise).params
     waiting: list[int] = []
     done: list[int] = []
     for submission in (Submission.objects.select_related("part__exercise", "course", "student")
                        .filter(pk__in=ids).order_by("pk").iterator(chunk_size=200)):
+        asked = live_variant(session=session, student=submission.student).params
         if class_run is not None:
             # The class's run, finished: the prediction's own run reuses its result at once.
-            run = prediction_run_request(submission, default_params, seed=class_run.seed)
+            run = prediction_run_request(submission, asked, seed=class_run.seed,
+                                         variant_params=asked)
         else:
-            variant = variant_for(student=submission.student, course=submission.course,
-                                  exercise=submission.part.exercise)
-            run = prediction_run_request(submission, variant.params)
+            run = prediction_run_request(submission, asked, variant_params=asked)
             lab_run_execute_and_grade(run_id=run.pk)  # here, unless another worker took it
         if run.is_finished:
-            predictions_grade_for_run(run_id=run.pk)
+            predictions_grade_for_run(run_id=run.pk, params=asked)
         done.append(submission.pk)
         if len(done) >= BATCH:
             waiting += _send_verdicts(session, measured, done)

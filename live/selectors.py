@@ -14,10 +14,10 @@ from courses.models import Course, Enrollment, Exercise, Part
 from courses.selectors import course_students
 from grading.lab_graded import lab_graded
 from grading.models import Submission
-from grading.variant_assignment import Variant, default_variant, variant_for
 from live.codes import normalise_code
 from live.distribution import answer_text, choice_options, live_distribution, live_verdict_counts, part_kind
 from live.models import LiveAnswer, LiveSession
+from live.variants import live_variant
 
 
 def live_room_state(*, session_id: int) -> dict[str, Any]:
@@ -63,16 +63,6 @@ def live_session_by_code(*, code: str) -> LiveSession:
     if session is None:
         raise Http404("No live question has this code. Check the code on the projector.")
     return session
-
-
-def live_variant(*, session: LiveSession, student: User | None) -> Variant:
-    """The numbers the session asks with: the class's (default) variant when the room shares
-    one run (class variant), else the student's own (`student` None: the default, which the
-    projector shows)."""
-    exercise = session.part.exercise
-    if student is None or session.variant == LiveSession.Variant.CLASS:
-        return default_variant(exercise=exercise)
-    return variant_for(student=student, course=session.course, exercise=exercise)
 
 
 @dataclass(frozen=True)
