@@ -38,15 +38,21 @@ from grading.checkers.mathparse.complex_eval import (
     complex_close,
     complex_evaluate,
 )
-from grading.checkers.mathparse.parser import declared_functions
+from grading.checkers.mathparse.names import declared_functions
 from grading.checkers.mathparse.precise import context, to_fraction
-from grading.checkers.numeric import TOLERANCE_KEYS, NumericChecker, format_number, read_plain_number
+from grading.checkers.mathparse.sympy_build import sympy_text
+from grading.checkers.numeric import (
+    TOLERANCE_KEYS,
+    NumericChecker,
+    format_complex,
+    read_plain_number,
+)
 from grading.checkers.quantities import Number
 from grading.checkers.refs import fraction_params, sympy_params
 from grading.checkers.symbolic import REVIEW_FEEDBACK, SymbolicChecker
 from grading.checkers.tolerance import Tolerance
 
-__all__ = ["ComplexAnswer", "ComplexChecker", "format_complex", "uses_complex"]
+__all__ = ["ComplexAnswer", "ComplexChecker", "uses_complex"]
 
 _POINTS = 10
 _NEEDED = 4
@@ -60,22 +66,6 @@ def uses_complex(spec: Mapping[str, Any]) -> bool:
 def _unit(spec: Mapping[str, Any]) -> str:
     unit = spec.get("imaginary_unit")
     return unit if unit in IMAGINARY_UNITS else "i"
-
-
-def format_complex(value: ComplexValue, unit: str = "i", digits: int = 6) -> str:
-    """``1 + 2i``, ``-0.5i``, ``3``, ``0.707107 - 0.707107j``."""
-    real, imag = value.parts()
-    if abs(real) < 1e-14 * max(1.0, abs(imag)):
-        real = 0.0
-    if abs(imag) < 1e-14 * max(1.0, abs(real)):
-        imag = 0.0
-    if imag == 0:
-        return format_number(real, digits)
-    magnitude = format_number(abs(imag), digits)
-    imaginary = unit if magnitude == "1" else f"{magnitude}{unit}"
-    if real == 0:
-        return ("-" if imag < 0 else "") + imaginary
-    return f"{format_number(real, digits)} {'-' if imag < 0 else '+'} {imaginary}"
 
 
 @dataclass(frozen=True)
@@ -215,9 +205,7 @@ class ComplexChecker(Checker[ComplexAnswer]):
         if variables:
             assumptions = {"complex": True} if spec.get("domain") == "complex" else None
             expr = to_sympy(reference, substitutions=sympy_params(used), assumptions=assumptions)
-            from grading.checkers.symbolic import _sympy_text
-
-            return re.sub(r"\bI\b", unit, _sympy_text(expr))
+            return re.sub(r"\bI\b", unit, sympy_text(expr))
         env = {k: v for k, v in fraction_params(params).items() if not isinstance(v, list)}
         value = complex_evaluate(reference, env)
         if value is None:

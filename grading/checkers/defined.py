@@ -25,8 +25,10 @@ from grading.checkers.mathparse import (
     evaluate,
 )
 from grading.checkers.mathparse import functions as registry
+from grading.checkers.mathparse.complex_eval import complex_evaluate
 from grading.checkers.mathparse.nodes import children, walk
 from grading.checkers.mathparse.render import to_text
+from grading.checkers.refs import answer_number
 
 __all__ = ["refuse_undefined", "undefined_piece"]
 
@@ -110,8 +112,6 @@ def _by_zero(node: Node, constant: set[int]) -> bool:
 
 
 def _exactly_zero(node: Node) -> bool:
-    from grading.checkers.refs import answer_number
-
     value = answer_number(Expr(node), {})
     return not value.is_nan and value.best() == 0
 
@@ -121,8 +121,6 @@ def _defined(node: Node) -> bool:
     value = evaluate(node, {})
     if math.isfinite(value):
         return True
-    from grading.checkers.refs import answer_number
-
     number = answer_number(Expr(node), {})
     if number.is_nan:
         return False
@@ -130,7 +128,5 @@ def _defined(node: Node) -> bool:
 
 
 def _is_complex(node: Node) -> bool:
-    from grading.checkers.mathparse.complex_eval import complex_evaluate
-
     value = complex_evaluate(node)
     return value is not None and not (value.exact and value.imag == 0)

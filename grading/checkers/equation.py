@@ -53,7 +53,14 @@ from grading.checkers.mathparse import (
     Var,
     precise_evaluate,
 )
-from grading.checkers.realsets import RealSet, parse_set, reduce_components, sets_equal
+from grading.checkers.realsets import (
+    Component,
+    RealSet,
+    compare_numbers,
+    parse_set,
+    reduce_components,
+    sets_equal,
+)
 from grading.checkers.refs import Number, fraction_params
 from grading.checkers.relation_sets import set_as_relation, with_infinity
 from grading.checkers.relations import Chain, Statement, System, parse_statement, parse_system
@@ -61,6 +68,7 @@ from grading.checkers.sampling import DOMAINS, Domain, compare
 from grading.checkers.sign_chart import solve_by_sign_chart
 from grading.checkers.solving import linear_rows, numerator, rref, solve_relation
 from grading.checkers.substitution import substitute
+from grading.checkers.symbolic import SymbolicChecker
 from grading.checkers.tolerance import Tolerance
 
 __all__ = ["FORMS", "EquationAnswer", "EquationChecker", "relation_set"]
@@ -215,8 +223,6 @@ def relation_set(raw: str, variable: str) -> RealSet:
 
 
 def _intersect(a: RealSet, b: RealSet) -> RealSet:
-    from grading.checkers.realsets import Component, compare_numbers
-
     out = []
     for x in a.components:
         for y in b.components:
@@ -412,8 +418,6 @@ class EquationChecker(Checker[EquationAnswer]):
         if unknown and any(
                 n in unknown for s in (key.statements if isinstance(key, System) else (key,))
                 for c in s.chains for side in c.sides for n in side.free_variables):
-            from grading.checkers.symbolic import SymbolicChecker
-
             sym = SymbolicChecker()
             statements = key.statements if isinstance(key, System) else (key,)
             out = []

@@ -21,11 +21,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from grading.checkers.base import Verdict, feedback, is_number
-from grading.checkers.mathparse import Expr, FormatError
+from grading.checkers.mathparse import BinOp, Expr, FormatError, Neg, Node, Num, Pow
 from grading.checkers.quantities import Number
 
 __all__ = ["COMPARISONS", "NOTATION_KEYS", "STRING_KEYS", "check_notation", "check_strings",
-           "comparison_verdict", "validate_notation"]
+           "comparison_verdict", "decimals_written", "sigfigs_written", "validate_notation",
+           "written_number"]
 
 STRING_KEYS = frozenset({"forbidden_strings", "required_strings"})
 NOTATION_KEYS = frozenset({"notation", "max_decimals", "precision_credit", "comparison"})
@@ -65,10 +66,8 @@ def _compact(raw: str) -> tuple[str, list[int]]:
 
 def check_notation(raw: str, expr: Expr, spec: Mapping[str, Any]) -> None:
     """Raise FormatError when the number breaks ``notation`` or ``max_decimals``."""
-    from grading.checkers.numeric import _written_number
-
     if spec.get("notation") == "scientific":
-        written = _written_number(expr.node)
+        written = written_number(expr.node)
         example = "write it in scientific notation, as 1.5×10^3 or 1.5e3 (a number from 1 to " \
                   "10 times a power of ten)"
         if written is None:
@@ -127,3 +126,65 @@ def validate_notation(spec: Mapping[str, Any]) -> list[str]:
     if spec.get("comparison", "greater") not in COMPARISONS:
         problems.append(f"'comparison' must be one of {', '.join(COMPARISONS)}")
     return problems
+
+
+# --------------------------------------------------------------------------- as written
+
+
+def written_number(node: Node) -> tuple[Num, int] | None:
+    """The literal of a plain number as written, and its power of ten: ``-0.0015``,
+    ``1.5e-3``, ``-2.47*10^-2`` or ``-247*10^-4``; None for any other expression."""
+    if isinstance(node, Neg):
+        node = node.operand
+    scale = 0
+    if isinstance(node, BinOp) and node.op == "*" and _power_of_ten(node.right) is not None:
+        left = node.left.operand if isinstance(node.left, Neg) else node.left
+        if isinstance(left, Num):
+            scale = _power_of_ten(node.right) or 0
+            node = left
+    if not isinstance(node, Num):
+        return None
+    exponent = node.text.partition("e")[2]
+    return node, scale + (int(exponent) if exponent else 0)
+
+
+def sigfigs_written(node: Node) -> tuple[int, int] | None:
+    """(fewest, most) significant figures of a number as typed, or None for an expression.
+
+    Accepts ``0.0015``, ``-1.50e-3``, ``1.5*10^-3``, ``-247*10^-4``; trailing zeros of a whole
+    number (``1500``) are ambiguous, hence the range.
+    """
+    written = written_number(node)
+    if written is None:
+        return None
+    mantissa = written[0].text.split("e")[0]
+    digits = mantissa.replace(".", "").lstrip("0")
+    if not digits:  # zero: count the zeros after the point, at least one
+        decimals = mantissa.split(".")[1] if "." in mantissa else ""
+        return (max(1, len(decimals)), max(1, len(decimals)))
+    if "." in mantissa:
+        return (len(digits), len(digits))
+    stripped = digits.rstrip("0")
+    return (len(stripped), len(digits))
+
+
+def decimals_written(node: Node) -> int | None:
+    """Decimal places of a number as typed (``2.50`` has 2, ``1.5e-3`` = 0.0015 has 4,
+    ``2.5e1`` = 25 has 0), or None for an expression."""
+    written = written_number(node)
+    if written is None:
+        return None
+    literal, exponent = written
+    mantissa = literal.text.split("e")[0]
+    places = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return max(0, places - exponent)
+
+
+def _power_of_ten(node: Node) -> int | None:
+    if not isinstance(node, Pow) or not isinstance(node.base, Num) or node.base.text != "10":
+        return None
+    exponent = node.exponent.operand if isinstance(node.exponent, Neg) else node.exponent
+    if not isinstance(exponent, Num) or exponent.value.denominator != 1:
+        return None
+    value = exponent.value.numerator
+    return -value if isinstance(node.exponent, Neg) else value

@@ -26,22 +26,20 @@ from grading.checkers.base import (
     names_of,
 )
 from grading.checkers.mathparse import (
-    BinOp,
     Expr,
     FormatError,
-    Neg,
-    Node,
-    Num,
-    Pow,
     parse,
 )
 from grading.checkers.mathparse.characters import normalize
+from grading.checkers.mathparse.complex_eval import ComplexValue, complex_evaluate
 from grading.checkers.notation import (
     NOTATION_KEYS,
     STRING_KEYS,
     check_notation,
     check_strings,
     comparison_verdict,
+    decimals_written,
+    sigfigs_written,
     validate_notation,
 )
 from grading.checkers.quantities import (
@@ -68,79 +66,16 @@ __all__ = [
     "NumericAnswer",
     "NumericChecker",
     "Tolerance",
-    "decimals_written",
+    "format_complex",
     "format_number",
     "format_value",
     "read_plain_number",
-    "sigfigs_written",
 ]
 
 #: 1,000 or 12,345,678.5: a thousands comma (the first group cannot start with 0).
 _THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?")
 #: 0,0015 or -2,5e-3: one comma between digits that is not a thousands comma.
 _DECIMAL_COMMA = re.compile(r"([+-]?)(\d+),(\d+)([eE][+-]?\d+)?")
-
-
-# --------------------------------------------------------------------------- written form
-
-
-def _written_number(node: Node) -> tuple[Num, int] | None:
-    """The literal of a plain number as written, and its power of ten: ``-0.0015``,
-    ``1.5e-3``, ``-2.47*10^-2`` or ``-247*10^-4``; None for any other expression."""
-    if isinstance(node, Neg):
-        node = node.operand
-    scale = 0
-    if isinstance(node, BinOp) and node.op == "*" and _power_of_ten(node.right) is not None:
-        left = node.left.operand if isinstance(node.left, Neg) else node.left
-        if isinstance(left, Num):
-            scale = _power_of_ten(node.right) or 0
-            node = left
-    if not isinstance(node, Num):
-        return None
-    exponent = node.text.partition("e")[2]
-    return node, scale + (int(exponent) if exponent else 0)
-
-
-def sigfigs_written(node: Node) -> tuple[int, int] | None:
-    """(fewest, most) significant figures of a number as typed, or None for an expression.
-
-    Accepts ``0.0015``, ``-1.50e-3``, ``1.5*10^-3``, ``-247*10^-4``; trailing zeros of a whole
-    number (``1500``) are ambiguous, hence the range.
-    """
-    written = _written_number(node)
-    if written is None:
-        return None
-    mantissa = written[0].text.split("e")[0]
-    digits = mantissa.replace(".", "").lstrip("0")
-    if not digits:  # zero: count the zeros after the point, at least one
-        decimals = mantissa.split(".")[1] if "." in mantissa else ""
-        return (max(1, len(decimals)), max(1, len(decimals)))
-    if "." in mantissa:
-        return (len(digits), len(digits))
-    stripped = digits.rstrip("0")
-    return (len(stripped), len(digits))
-
-
-def decimals_written(node: Node) -> int | None:
-    """Decimal places of a number as typed (``2.50`` has 2, ``1.5e-3`` = 0.0015 has 4,
-    ``2.5e1`` = 25 has 0), or None for an expression."""
-    written = _written_number(node)
-    if written is None:
-        return None
-    literal, exponent = written
-    mantissa = literal.text.split("e")[0]
-    places = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    return max(0, places - exponent)
-
-
-def _power_of_ten(node: Node) -> int | None:
-    if not isinstance(node, Pow) or not isinstance(node.base, Num) or node.base.text != "10":
-        return None
-    exponent = node.exponent.operand if isinstance(node.exponent, Neg) else node.exponent
-    if not isinstance(exponent, Num) or exponent.value.denominator != 1:
-        return None
-    value = exponent.value.numerator
-    return -value if isinstance(node.exponent, Neg) else value
 
 
 def format_number(value: float, digits: int = 6) -> str:
@@ -153,6 +88,22 @@ def format_number(value: float, digits: int = 6) -> str:
         return "0"
     text = f"{value:.{digits}g}"
     return text.replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+
+
+def format_complex(value: ComplexValue, unit: str = "i", digits: int = 6) -> str:
+    """``1 + 2i``, ``-0.5i``, ``3``, ``0.707107 - 0.707107j``."""
+    real, imag = value.parts()
+    if abs(real) < 1e-14 * max(1.0, abs(imag)):
+        real = 0.0
+    if abs(imag) < 1e-14 * max(1.0, abs(real)):
+        imag = 0.0
+    if imag == 0:
+        return format_number(real, digits)
+    magnitude = format_number(abs(imag), digits)
+    imaginary = unit if magnitude == "1" else f"{magnitude}{unit}"
+    if real == 0:
+        return ("-" if imag < 0 else "") + imaginary
+    return f"{format_number(real, digits)} {'-' if imag < 0 else '+'} {imaginary}"
 
 
 def format_value(number: Number, digits: int = 6) -> str:
@@ -366,9 +317,6 @@ def validate_written(spec: Mapping[str, Any]) -> list[str]:
 def _no_real_value(expr: Expr) -> str:
     """Why a constant answer has no real value: complex (``sqrt(-4)`` is 2i, in a part that
     takes real numbers) or undefined."""
-    from grading.checkers.complex import format_complex
-    from grading.checkers.mathparse.complex_eval import complex_evaluate
-
     value = complex_evaluate(expr)
     if value is not None and not (value.exact and value.imag == 0):
         return (f"'{expr.to_text()}' is not a real number (it is {format_complex(value)}): "

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from grading.checkers.mathparse import Expr, FormatError, parse
-from grading.checkers.mathparse.parser import Functions
+from grading.checkers.mathparse.names import Functions
 from grading.checkers.numeric import format_value
 from grading.checkers.refs import Number, answer_number
 from grading.checkers.structure import (

@@ -18,7 +18,7 @@ from typing import Any
 import sympy
 
 from grading.checkers.mathparse import Expr, exact_value, parse, precise_evaluate, to_sympy
-from grading.checkers.mathparse.parser import Functions, declared_functions
+from grading.checkers.mathparse.names import Functions, declared_functions
 from grading.checkers.quantities import Number
 
 __all__ = [

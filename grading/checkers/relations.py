@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grading.checkers.mathparse import Expr, FormatError, parse
-from grading.checkers.mathparse.parser import Functions
+from grading.checkers.mathparse.names import Functions
 from grading.checkers.structure import (
     Piece,
     bracket_pairs,

@@ -36,7 +36,7 @@ import numpy as np
 from grading.checkers import isolation
 from grading.checkers.mathparse import Expr, declared_functions, evaluate, precise_evaluate
 from grading.checkers.mathparse.floats import compile_float
-from grading.checkers.mathparse.parser import Functions
+from grading.checkers.mathparse.names import Functions
 from grading.checkers.mathparse.precise import (
     DEFAULT_DIGITS,
     UNDEFINED,

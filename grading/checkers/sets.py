@@ -25,6 +25,7 @@ from grading.checkers.base import (
     misconception_list,
     names_of,
 )
+from grading.checkers.equation import relation_set
 from grading.checkers.expression_sets import (
     check_expression_set,
     expression_set_key_text,
@@ -87,8 +88,6 @@ class SetChecker(Checker[SetAnswer]):
                              elements=elements)
         variable = spec.get("inequality_variable")
         if isinstance(variable, str) and _RELATION.search(raw or ""):
-            from grading.checkers.equation import relation_set  # x > 2 read as (2, oo)
-
             expr = parse_set(relation_set(raw, variable).to_text())
             return SetAnswer(raw=raw, canonical=expr.to_text(), latex=expr.to_latex(),
                              expr=expr)

@@ -29,6 +29,7 @@ from grading.checkers.mathparse import (
     Var,
     precise_evaluate,
 )
+from grading.checkers.mathparse.nodes import walk
 from grading.checkers.mathparse.precise import to_fraction
 from grading.checkers.realsets import Component, RealSet, reduce_components
 from grading.checkers.refs import Number, fraction_params
@@ -182,8 +183,6 @@ def over_one_denominator(node: Node) -> tuple[Node, Node]:
 
 
 def _walk(node: Node) -> Any:
-    from grading.checkers.mathparse.nodes import walk
-
     return walk(node)
 
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from grading.checkers.arbitrary_constant import constant_answer_text, up_to_arbitrary_constant
 from grading.checkers.base import (
     Answer,
@@ -39,9 +37,10 @@ from grading.checkers.marking_rules import (
     up_to_relations,
     validate_marking,
 )
-from grading.checkers.mathparse import Expr, FormatError, Node, parse, to_sympy
+from grading.checkers.mathparse import Expr, FormatError, Node, Var, parse, to_sympy
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.render import to_text
+from grading.checkers.mathparse.sympy_build import sympy_text
 from grading.checkers.notation import STRING_KEYS, check_strings, validate_notation
 from grading.checkers.refs import parse_reference, sympy_params
 from grading.checkers.sampling import DOMAINS, Comparison, Domain, compare
@@ -174,7 +173,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
             expr = to_sympy(reference, substitutions=sympy_params(values))
             if isinstance(expr, list):
                 raise ValueError("the reference gives a list, not one expression")
-            return _sympy_text(expr)
+            return sympy_text(expr)
         return reference.to_text()
 
     def validate_spec(self, spec: Mapping[str, Any]) -> list[str]:
@@ -341,8 +340,6 @@ def _renamings(expr: Expr, variables: list[str]) -> list[Expr]:
 
 
 def _var(name: str) -> Node:
-    from grading.checkers.mathparse import Var
-
     return Var(name)
 
 
@@ -453,9 +450,3 @@ def _hint(spec: Mapping[str, Any], result: Comparison) -> str:
     if not _close(result.ratio, 0.0):
         return f"{base} Your expression is off by a constant factor."
     return base
-
-
-def _sympy_text(expr: Any) -> str:
-    """A sympy expression written in our grammar (used only for authors' references)."""
-    text = sympy.sstr(expr, full_prec=False)
-    return re.sub(r"\bE\b", "e", text.replace("**", "^"))

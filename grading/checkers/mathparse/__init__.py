@@ -6,8 +6,9 @@ whitelisted grammar (numbers, the part's declared names, ``+ - * / ^ **``, brack
 ``e`` and, where allowed, infinity) and builds nodes of its own. One module per seam:
 
 * ``characters`` Unicode normalisation (NFKC, with positions kept) and character classes;
-* ``tokenizer``  text to tokens;  ``parser`` tokens to a tree (``parse``, ``normalize_name``);
-* ``nodes``      the tree (``Expr`` and its node classes);
+* ``tokenizer``  text to tokens;  ``parser`` tokens to a tree (``parse``), over ``cursor``
+  (the place in the tokens); ``names`` declared names and how a run of letters is read;
+* ``nodes``      the tree's node classes; ``expr`` ``Expr``, a tree with its text;
 * ``functions``  the function registry (names, aliases, arity, every evaluator, LaTeX);
 * ``limits``, ``bounds``  the size bounds and their enforcement;
 * ``floats`` (``evaluate``), ``exact`` (``exact_value``), ``precise`` (``precise_evaluate``):
@@ -24,6 +25,7 @@ from grading.checkers.mathparse.bounds import check_sizes
 from grading.checkers.mathparse.characters import GREEK_LETTERS, GREEK_NAMES
 from grading.checkers.mathparse.errors import FormatError
 from grading.checkers.mathparse.exact import exact_value
+from grading.checkers.mathparse.expr import Expr
 from grading.checkers.mathparse.floats import evaluate
 from grading.checkers.mathparse.functions import (
     BUILTIN_FUNCTIONS,
@@ -40,25 +42,9 @@ from grading.checkers.mathparse.limits import (
     MAX_NODES,
     MAX_SYMBOLIC_EXPONENT,
 )
-from grading.checkers.mathparse.nodes import (
-    CONSTANTS,
-    Abs,
-    BinOp,
-    Call,
-    Const,
-    Expr,
-    Neg,
-    Node,
-    Num,
-    Pow,
-    Var,
-)
-from grading.checkers.mathparse.parser import (
-    INFINITY_NAMES,
-    declared_functions,
-    normalize_name,
-    parse,
-)
+from grading.checkers.mathparse.names import declared_functions, normalize_name
+from grading.checkers.mathparse.nodes import CONSTANTS, Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.parser import INFINITY_NAMES, parse
 from grading.checkers.mathparse.precise import precise_evaluate
 from grading.checkers.mathparse.render import to_latex, to_text
 from grading.checkers.mathparse.sympy_build import to_sympy

@@ -17,7 +17,9 @@ from typing import Any
 
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.exact import bits
-from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Expr, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.expr import Expr
+from grading.checkers.mathparse.function_values import exact_root
+from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var
 from grading.checkers.mathparse.precise import context
 
 __all__ = ["IMAGINARY_UNITS", "ComplexValue", "complex_close", "complex_evaluate"]
@@ -128,7 +130,7 @@ class _Evaluator:
     def modulus(self, value: Any) -> Any:
         if isinstance(value, tuple):
             square = value[0] ** 2 + value[1] ** 2
-            root = registry.exact_root(square, Fraction(2)) if square >= 0 else None
+            root = exact_root(square, Fraction(2)) if square >= 0 else None
             if root is not None:
                 return (root, Fraction(0))
         return self.checked(self.ctx.mpc(abs(self.mp(value))))

@@ -12,8 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from grading.checkers.mathparse import functions
+from grading.checkers.mathparse.expr import Expr
+from grading.checkers.mathparse.function_values import exact_root
 from grading.checkers.mathparse.limits import MAX_EXACT_BITS, MAX_EXPONENT
-from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Expr, Neg, Node, Num, Pow
+from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Neg, Node, Num, Pow
 
 __all__ = ["bits", "exact_binop", "exact_call", "exact_pow", "exact_value"]
 
@@ -54,7 +56,7 @@ def exact_pow(base: Fraction, exponent: Fraction, *,
     if q != 1:
         if base < 0:
             return None  # real powers: a negative base needs a whole exponent
-        root = functions.exact_root(base, Fraction(q))
+        root = exact_root(base, Fraction(q))
         if root is None:
             return None
         base = root

@@ -14,7 +14,9 @@ from fractions import Fraction
 from typing import Any, Union
 
 from grading.checkers.mathparse import functions as registry
-from grading.checkers.mathparse.nodes import Abs, BinOp, Const, Expr, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.expr import Expr
+from grading.checkers.mathparse.function_values import guarded
+from grading.checkers.mathparse.nodes import Abs, BinOp, Const, Neg, Node, Num, Pow, Var
 
 __all__ = ["binop", "compile_float", "evaluate", "float_of", "power"]
 
@@ -142,7 +144,7 @@ def _eval(node: Node, env: Mapping[str, Any],
     impl = functions.get(node.func)
     if impl is None:
         return math.nan
-    return _lift(registry.guarded(impl), *args)
+    return _lift(guarded(impl), *args)
 
 
 ScalarFunction = Callable[[Mapping[str, float], Mapping[str, Callable[..., float]]], float]
@@ -209,6 +211,6 @@ def _compile(node: Node) -> ScalarFunction:
         impl = fns.get(name)
         if impl is None:
             return math.nan
-        return registry.guarded(impl)(*(a(env, fns) for a in args))
+        return guarded(impl)(*(a(env, fns) for a in args))
 
     return declared

@@ -8,7 +8,8 @@ inverse), and how to compute it: with floats (``real``, for sampling), with high
 (``precise``, mpmath, for exact decisions), exactly (``exact``, rationals in, a rational or None
 out), as a sympy object (``sympy``) and as LaTeX (``latex``). The reader (names, arity,
 suggestions), the evaluators, the sympy builder and the renderers all read this table, so adding
-a function is adding one entry. ``domain`` and ``example`` document it (checkers/README.md).
+a function is adding one entry (its evaluators, if new, in ``function_values.py``). ``domain``
+and ``example`` document it (checkers/README.md).
 """
 
 from __future__ import annotations
@@ -22,27 +23,78 @@ from typing import Any
 import sympy
 
 from grading.checkers.mathparse import matrix_functions as mx
+from grading.checkers.mathparse.function_values import (
+    NAN,
+    Exact,
+    Real,
+    exact_binomial,
+    exact_cbrt,
+    exact_ceil,
+    exact_factorial,
+    exact_floor,
+    exact_if_zero,
+    exact_ln,
+    exact_root,
+    exact_sign,
+    exact_sqrt,
+    guarded,
+    p_acot,
+    p_atan2,
+    p_log,
+    p_max,
+    p_min,
+    p_none,
+    p_relu,
+    p_root,
+    p_sigmoid,
+    p_softplus,
+    real_acos,
+    real_acosh,
+    real_acot,
+    real_asin,
+    real_atan2,
+    real_atanh,
+    real_binomial,
+    real_ceil,
+    real_dot,
+    real_factorial,
+    real_floor,
+    real_len,
+    real_ln,
+    real_log,
+    real_max,
+    real_mean,
+    real_min,
+    real_of_recip,
+    real_recip,
+    real_relu,
+    real_root,
+    real_sigmoid,
+    real_sign,
+    real_sinh,
+    real_softplus,
+    real_sqrt,
+    real_sum,
+    s_dot,
+    s_len,
+    s_log,
+    s_mean,
+    s_root,
+    s_sum,
+)
 
 __all__ = [
     "ALIASES",
     "BUILTIN_FUNCTIONS",
     "FUNCTIONS",
     "LIST_FUNCTIONS",
-    "MAX_EXACT_FACTORIAL",
     "OPT_IN",
     "Function",
-    "exact_root",
     "find",
     "get",
-    "guarded",
     "lookup",
 ]
 
-MAX_EXACT_FACTORIAL = 3000  # n! is computed exactly up to this n (about 28,000 bits)
-_MAX_EXACT_ROOT_BITS = 20_000
-
-Real = Callable[..., float]
-Exact = Callable[..., "Fraction | None"]
 Latex = Callable[[Sequence[str], Sequence[bool]], str]
 
 
@@ -84,335 +136,6 @@ class Function:
         return count >= self.min_args and (self.max_args is None or count <= self.max_args)
 
 
-# --------------------------------------------------------------------------- float helpers
-
-_NAN = math.nan
-
-
-def guarded(fn: Real) -> Real:
-    """``fn`` made total on floats: NaN in gives NaN; domain errors give NaN; overflow gives
-    an infinity (the sign of the overflowing computation when known, else +inf)."""
-
-    def safe(*args: float) -> float:
-        if any(math.isnan(a) for a in args):
-            return _NAN
-        try:
-            return float(fn(*args))
-        except OverflowError:
-            return math.inf
-        except (ValueError, ZeroDivisionError, TypeError):
-            return _NAN
-
-    return safe
-
-
-def _ln(x: float) -> float:
-    return math.log(x) if x > 0 else _NAN
-
-
-def _log(x: float, base: float | None = None) -> float:
-    if base is None:
-        return _ln(x)
-    if x <= 0 or base <= 0 or base == 1.0:
-        return _NAN
-    return math.log(x) / math.log(base)
-
-
-def _sqrt(x: float) -> float:
-    return math.sqrt(x) if x >= 0 else _NAN
-
-
-def _root(x: float, n: float) -> float:
-    if n == 0 or math.isinf(n):
-        return _NAN
-    if x >= 0:
-        return x ** (1.0 / n) if x > 0 or n > 0 else _NAN
-    if float(n).is_integer() and int(n) % 2 == 1:
-        return -((-x) ** (1.0 / n))
-    return _NAN
-
-
-def _sinh(x: float) -> float:
-    try:
-        return math.sinh(x)
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
-def _recip(fn: Real) -> Real:
-    def inverse(x: float) -> float:
-        value = fn(x)
-        return 1.0 / value if value != 0 else _NAN
-
-    return inverse
-
-
-def _of_recip(fn: Real) -> Real:
-    def composed(x: float) -> float:
-        return fn(1.0 / x) if x != 0 else _NAN
-
-    return composed
-
-
-def _acot(x: float) -> float:
-    return math.atan(1.0 / x) if x != 0 else math.pi / 2
-
-
-def _atan2(y: float, x: float) -> float:
-    return _NAN if y == 0 and x == 0 else math.atan2(y, x)
-
-
-def _sign(x: float) -> float:
-    return float((x > 0) - (x < 0))
-
-
-def _floor(x: float) -> float:
-    return x if math.isinf(x) else float(math.floor(x))
-
-
-def _ceil(x: float) -> float:
-    return x if math.isinf(x) else float(math.ceil(x))
-
-
-def _gamma_sign(x: float) -> float:
-    if x > 0:
-        return 1.0
-    return -1.0 if math.floor(x) % 2 else 1.0
-
-
-def _gamma(x: float) -> float:
-    if x <= 0 and float(x).is_integer():
-        return _NAN
-    if x < 171.6:
-        return math.gamma(x)
-    return math.inf
-
-
-def _factorial(x: float) -> float:
-    return _gamma(x + 1.0)
-
-
-def _binomial(n: float, k: float) -> float:
-    if float(k).is_integer():
-        whole = int(k)
-        if whole < 0:
-            return 0.0
-        if whole <= 1000:
-            result = 1.0
-            for i in range(whole):
-                result = result * (n - i) / (i + 1)
-            return result
-    try:
-        log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-    except ValueError:
-        return _NAN
-    sign = _gamma_sign(n + 1) * _gamma_sign(k + 1) * _gamma_sign(n - k + 1)
-    return sign * math.exp(log)
-
-
-def _sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    z = math.exp(x)
-    return z / (1.0 + z)
-
-
-def _softplus(x: float) -> float:
-    if x > 30:
-        return x + math.log1p(math.exp(-x))
-    return math.log1p(math.exp(x))
-
-
-def _relu(x: float) -> float:
-    return x if x > 0 else 0.0
-
-
-def _min(*args: float) -> float:
-    return min(args)
-
-
-def _max(*args: float) -> float:
-    return max(args)
-
-
-def _asin(x: float) -> float:
-    return math.asin(x) if -1 <= x <= 1 else _NAN
-
-
-def _acos(x: float) -> float:
-    return math.acos(x) if -1 <= x <= 1 else _NAN
-
-
-def _acosh(x: float) -> float:
-    return math.acosh(x) if x >= 1 else _NAN
-
-
-def _atanh(x: float) -> float:
-    return math.atanh(x) if -1 < x < 1 else _NAN
-
-
-# --------------------------------------------------------------------------- exact helpers
-
-
-def _bits(value: Fraction) -> int:
-    return max(value.numerator.bit_length(), value.denominator.bit_length())
-
-
-def _int_root(n: int, k: int) -> int | None:
-    """The integer k-th root of n >= 0 when n is a perfect k-th power, else None."""
-    if n < 2:
-        return n
-    guess = round(n ** (1.0 / k)) if n.bit_length() < 1000 else None
-    if guess is None:
-        low, high = 0, 1 << (n.bit_length() // k + 1)
-        while low < high:
-            mid = (low + high + 1) // 2
-            if mid**k <= n:
-                low = mid
-            else:
-                high = mid - 1
-        guess = low
-    for candidate in (guess - 1, guess, guess + 1):
-        if candidate >= 0 and candidate**k == n:
-            return candidate
-    return None
-
-
-def exact_root(x: Fraction, n: Fraction) -> Fraction | None:
-    if n.denominator != 1 or n == 0 or abs(n) > 64 or _bits(x) > _MAX_EXACT_ROOT_BITS:
-        return None
-    k = abs(n.numerator)
-    if x < 0 and k % 2 == 0:
-        return None
-    top = _int_root(abs(x.numerator), k)
-    bottom = _int_root(x.denominator, k)
-    if top is None or bottom is None:
-        return None
-    value = Fraction(top, bottom) * (-1 if x < 0 else 1)
-    if n < 0:
-        return None if value == 0 else 1 / value
-    return value
-
-
-def _exact_sqrt(x: Fraction) -> Fraction | None:
-    return None if x < 0 else exact_root(x, Fraction(2))
-
-
-def _exact_cbrt(x: Fraction) -> Fraction | None:
-    return exact_root(x, Fraction(3))
-
-
-def _exact_factorial(x: Fraction) -> Fraction | None:
-    if x.denominator != 1 or not 0 <= x <= MAX_EXACT_FACTORIAL:
-        return None
-    return Fraction(math.factorial(x.numerator))
-
-
-def _exact_binomial(n: Fraction, k: Fraction) -> Fraction | None:
-    if k.denominator != 1:
-        return None
-    whole = k.numerator
-    if whole < 0:
-        return Fraction(0)
-    if whole > MAX_EXACT_FACTORIAL or _bits(n) * whole > 100_000:
-        return None
-    if n.denominator == 1 and n >= 0:
-        return Fraction(math.comb(n.numerator, whole))
-    result = Fraction(1)
-    for i in range(whole):
-        result = result * (n - i) / (i + 1)
-    return result
-
-
-def _exact_sign(x: Fraction) -> Fraction:
-    return Fraction((x > 0) - (x < 0))
-
-
-def _exact_floor(x: Fraction) -> Fraction:
-    return Fraction(math.floor(x))
-
-
-def _exact_ceil(x: Fraction) -> Fraction:
-    return Fraction(math.ceil(x))
-
-
-def _exact_if_zero(value: int) -> Exact:
-    """For f with f(0) = value exactly (exp, cos, sin, ...): exact at 0, else None."""
-
-    def exact(x: Fraction) -> Fraction | None:
-        return Fraction(value) if x == 0 else None
-
-    return exact
-
-
-def _exact_ln(x: Fraction) -> Fraction | None:
-    return Fraction(0) if x == 1 else None
-
-
-# --------------------------------------------------------------------------- precise helpers
-# Each takes an mpmath context and mpf values; a complex result means "undefined".
-
-
-def _p_log(c: Any, x: Any, base: Any = None) -> Any:
-    if base is None:
-        return c.log(x)
-    if base <= 0 or base == 1:
-        return c.nan
-    return c.log(x) / c.log(base)
-
-
-def _p_root(c: Any, x: Any, n: Any) -> Any:
-    n = c.mpf(n)
-    if n == 0 or c.isinf(n):
-        return c.nan
-    if x >= 0:
-        return c.power(x, 1 / n) if x > 0 or n > 0 else c.nan
-    if c.isint(n) and int(n) % 2 == 1:
-        return -c.power(-x, 1 / n)
-    return c.nan
-
-
-def _p_atan2(c: Any, y: Any, x: Any) -> Any:
-    return c.nan if y == 0 and x == 0 else c.atan2(y, x)
-
-
-def _p_acot(c: Any, x: Any) -> Any:
-    return c.pi / 2 if x == 0 else c.atan(1 / x)
-
-
-def _p_sigmoid(c: Any, x: Any) -> Any:
-    return 1 / (1 + c.exp(-x))
-
-
-def _p_softplus(c: Any, x: Any) -> Any:
-    return c.log(1 + c.exp(x))
-
-
-def _p_relu(c: Any, x: Any) -> Any:
-    return x if x > 0 else c.zero
-
-
-def _p_min(c: Any, *args: Any) -> Any:
-    return min(args)
-
-
-def _p_max(c: Any, *args: Any) -> Any:
-    return max(args)
-
-
-# --------------------------------------------------------------------------- sympy helpers
-
-
-def _s_log(x: Any, base: Any = None) -> Any:
-    return sympy.log(x) if base is None else sympy.log(x, base)
-
-
-def _s_root(x: Any, n: Any) -> Any:
-    if isinstance(n, sympy.Integer) and int(n) % 2 == 1:
-        return sympy.real_root(x, n)
-    return sympy.root(x, n)
-
-
 # --------------------------------------------------------------------------- LaTeX helpers
 
 
@@ -449,85 +172,24 @@ def _fixed(template: str) -> Latex:
     return render
 
 
-# --------------------------------------------------------------------------- list functions
-
-
-def _lists(args: Sequence[Any]) -> list[list[Any]] | None:
-    # A matrix counts as the list of its entries, row by row (sum(A), mean(A), dot(u, v)).
-    flat = [list(a) if isinstance(a, sympy.MatrixBase) else a for a in args]
-    return flat if all(isinstance(a, list) for a in flat) else None
-
-
-def _real_dot(a: Any, b: Any) -> float:
-    lists = _lists([a, b])
-    if lists is None or len(lists[0]) != len(lists[1]):
-        return _NAN
-    return math.fsum(x * y for x, y in zip(lists[0], lists[1], strict=True))
-
-
-def _real_sum(a: Any) -> float:
-    return math.fsum(a) if isinstance(a, list) else _NAN
-
-
-def _real_mean(a: Any) -> float:
-    return math.fsum(a) / len(a) if isinstance(a, list) and a else _NAN
-
-
-def _real_len(a: Any) -> float:
-    return float(len(a)) if isinstance(a, list) else _NAN
-
-
-def _need_lists(name: str, args: Sequence[Any]) -> list[list[Any]]:
-    lists = _lists(args)
-    if lists is None:
-        raise ValueError(f"{name}() needs list parameters as arguments")
-    return lists
-
-
-def _s_dot(a: Any, b: Any) -> Any:
-    x, y = _need_lists("dot", [a, b])
-    if len(x) != len(y):
-        raise ValueError("dot() of lists of different lengths")
-    return sympy.Add(*[p * q for p, q in zip(x, y, strict=True)])
-
-
-def _s_sum(a: Any) -> Any:
-    return sympy.Add(*_need_lists("sum", [a])[0])
-
-
-def _s_mean(a: Any) -> Any:
-    (items,) = _need_lists("mean", [a])
-    if not items:
-        raise ValueError("mean() of an empty list")
-    return sympy.Add(*items) / len(items)
-
-
-def _s_len(a: Any) -> Any:
-    return sympy.Integer(len(_need_lists("len", [a])[0]))
-
-
-def _p_none(c: Any, *args: Any) -> Any:
-    return c.nan
-
-
 # --------------------------------------------------------------------------- matrices
 
 
 def _real_none(*args: Any) -> float:
-    return _NAN
+    return NAN
 
 
 def _matrix(name: str, sym: Any, *, aliases: tuple[str, ...] = (), low: int = 1,
             high: int | None = 1, latex: Latex | None = None, domain: str,
             example: str) -> Function:
-    return Function(name, _real_none, _p_none, sym, latex or _command(name), aliases=aliases,
+    return Function(name, _real_none, p_none, sym, latex or _command(name), aliases=aliases,
                     min_args=low, max_args=high, reference_only=True, lists=True,
                     domain=domain, example=example)
 
 
 def _real_arg(x: float) -> float:
     if x == 0:
-        return _NAN
+        return NAN
     return 0.0 if x > 0 else math.pi
 
 
@@ -590,150 +252,150 @@ def _trig(name: str, real: Real, precise: Callable[..., Any], sym: Any, latex: s
 FUNCTIONS: tuple[Function, ...] = (
     # exponentials and logarithms
     Function("exp", guarded(math.exp), lambda c, x: c.exp(x), sympy.exp, _command(r"\exp"),
-             parenless=True, powerable=True, exact=_exact_if_zero(1),
+             parenless=True, powerable=True, exact=exact_if_zero(1),
              example="exp(0) = 1"),
-    Function("ln", guarded(_ln), lambda c, x: c.log(x), sympy.log, _command(r"\ln"),
-             parenless=True, powerable=True, exact=_exact_ln, domain="x > 0",
+    Function("ln", guarded(real_ln), lambda c, x: c.log(x), sympy.log, _command(r"\ln"),
+             parenless=True, powerable=True, exact=exact_ln, domain="x > 0",
              example="ln(e) = 1"),
-    Function("log", guarded(_log), _p_log, _s_log, _latex_log, max_args=2, parenless=True,
+    Function("log", guarded(real_log), p_log, s_log, _latex_log, max_args=2, parenless=True,
              powerable=True, domain="x > 0; base b > 0, b ≠ 1",
              example="log(x) = ln(x); log(8, 2) = 3; log_2(8) = 3"),
-    Function("log10", guarded(lambda x: math.log10(x) if x > 0 else _NAN),
+    Function("log10", guarded(lambda x: math.log10(x) if x > 0 else NAN),
              lambda c, x: c.log10(x), lambda x: sympy.log(x, 10), _command(r"\log_{10}"),
              aliases=("log_10",), parenless=True, powerable=True, domain="x > 0",
              example="log10(1000) = 3"),
-    Function("log2", guarded(lambda x: math.log2(x) if x > 0 else _NAN),
+    Function("log2", guarded(lambda x: math.log2(x) if x > 0 else NAN),
              lambda c, x: c.log(x, 2), lambda x: sympy.log(x, 2), _command(r"\log_{2}"),
              aliases=("log_2",), parenless=True, powerable=True, domain="x > 0",
              example="log2(8) = 3"),
     # roots and powers
-    Function("sqrt", guarded(_sqrt), lambda c, x: c.sqrt(x), sympy.sqrt,
-             _fixed(r"\sqrt{{{0}}}"), parenless=True, exact=_exact_sqrt, domain="x ≥ 0",
+    Function("sqrt", guarded(real_sqrt), lambda c, x: c.sqrt(x), sympy.sqrt,
+             _fixed(r"\sqrt{{{0}}}"), parenless=True, exact=exact_sqrt, domain="x ≥ 0",
              example="sqrt(16) = 4, also √16"),
-    Function("cbrt", guarded(lambda x: _root(x, 3.0)), lambda c, x: _p_root(c, x, 3),
+    Function("cbrt", guarded(lambda x: real_root(x, 3.0)), lambda c, x: p_root(c, x, 3),
              lambda x: sympy.real_root(x, 3), _fixed(r"\sqrt[3]{{{0}}}"), parenless=True,
-             exact=_exact_cbrt, domain="all real numbers (cbrt(-8) = -2)",
+             exact=exact_cbrt, domain="all real numbers (cbrt(-8) = -2)",
              example="cbrt(27) = 3"),
-    Function("root", guarded(_root), _p_root, _s_root, _latex_root, min_args=2, max_args=2,
+    Function("root", guarded(real_root), p_root, s_root, _latex_root, min_args=2, max_args=2,
              exact=exact_root, domain="x ≥ 0, or x < 0 with an odd whole n",
              example="root(x, n) is the n-th root: root(32, 5) = 2"),
     # pieces
     Function("abs", guarded(abs), lambda c, x: abs(x), sympy.Abs,
              _fixed(r"\left|{0}\right|"), parenless=True, exact=abs,
              example="abs(-3) = 3, also |-3|"),
-    Function("sign", guarded(_sign), lambda c, x: c.sign(x), sympy.sign,
-             _command(r"\operatorname{sgn}"), aliases=("sgn", "signum"), exact=_exact_sign,
+    Function("sign", guarded(real_sign), lambda c, x: c.sign(x), sympy.sign,
+             _command(r"\operatorname{sgn}"), aliases=("sgn", "signum"), exact=exact_sign,
              example="sign(-2) = -1, sign(0) = 0"),
-    Function("min", guarded(_min), _p_min, lambda *a: sympy.Min(*a), _command(r"\min"),
+    Function("min", guarded(real_min), p_min, lambda *a: sympy.Min(*a), _command(r"\min"),
              min_args=2, max_args=None, exact=lambda *a: min(a),
              example="min(3, 1, 2) = 1"),
-    Function("max", guarded(_max), _p_max, lambda *a: sympy.Max(*a), _command(r"\max"),
+    Function("max", guarded(real_max), p_max, lambda *a: sympy.Max(*a), _command(r"\max"),
              min_args=2, max_args=None, exact=lambda *a: max(a),
              example="max(3, 1, 2) = 3"),
-    Function("floor", guarded(_floor), lambda c, x: c.floor(x), sympy.floor,
-             _fixed(r"\left\lfloor {0} \right\rfloor"), exact=_exact_floor,
+    Function("floor", guarded(real_floor), lambda c, x: c.floor(x), sympy.floor,
+             _fixed(r"\left\lfloor {0} \right\rfloor"), exact=exact_floor,
              example="floor(2.7) = 2, floor(-2.5) = -3"),
-    Function("ceil", guarded(_ceil), lambda c, x: c.ceil(x), sympy.ceiling,
-             _fixed(r"\left\lceil {0} \right\rceil"), aliases=("ceiling",), exact=_exact_ceil,
+    Function("ceil", guarded(real_ceil), lambda c, x: c.ceil(x), sympy.ceiling,
+             _fixed(r"\left\lceil {0} \right\rceil"), aliases=("ceiling",), exact=exact_ceil,
              example="ceil(2.1) = 3"),
     # counting
-    Function("factorial", guarded(_factorial), lambda c, x: c.factorial(x), sympy.factorial,
-             _latex_factorial, postfix=True, exact=_exact_factorial,
+    Function("factorial", guarded(real_factorial), lambda c, x: c.factorial(x), sympy.factorial,
+             _latex_factorial, postfix=True, exact=exact_factorial,
              domain="x ≠ -1, -2, ... (Γ(x+1) between whole numbers)",
              example="5! = factorial(5) = 120; 0! = 1"),
-    Function("binomial", guarded(_binomial), lambda c, n, k: c.binomial(n, k),
+    Function("binomial", guarded(real_binomial), lambda c, n, k: c.binomial(n, k),
              sympy.binomial, _fixed(r"\binom{{{0}}}{{{1}}}"), aliases=("nCr", "choose"),
-             min_args=2, max_args=2, exact=_exact_binomial,
+             min_args=2, max_args=2, exact=exact_binomial,
              example="binomial(5, 2) = nCr(5, 2) = 10"),
     # trigonometric
     _trig("sin", math.sin, lambda c, x: c.sin(x), sympy.sin, r"\sin", inverse="asin",
           domain="all real numbers (radians)", example="sin(pi/2) = 1",
-          exact=_exact_if_zero(0)),
+          exact=exact_if_zero(0)),
     _trig("cos", math.cos, lambda c, x: c.cos(x), sympy.cos, r"\cos", inverse="acos",
           domain="all real numbers (radians)", example="cos(0) = 1",
-          exact=_exact_if_zero(1)),
+          exact=exact_if_zero(1)),
     _trig("tan", math.tan, lambda c, x: c.tan(x), sympy.tan, r"\tan", inverse="atan",
-          domain="x ≠ pi/2 + k pi", example="tan(pi/4) = 1", exact=_exact_if_zero(0)),
-    _trig("sec", _recip(math.cos), lambda c, x: c.sec(x), sympy.sec, r"\sec",
+          domain="x ≠ pi/2 + k pi", example="tan(pi/4) = 1", exact=exact_if_zero(0)),
+    _trig("sec", real_recip(math.cos), lambda c, x: c.sec(x), sympy.sec, r"\sec",
           inverse="asec", domain="x ≠ pi/2 + k pi", example="sec(x) = 1/cos(x)"),
-    _trig("csc", _recip(math.sin), lambda c, x: c.csc(x), sympy.csc, r"\csc",
+    _trig("csc", real_recip(math.sin), lambda c, x: c.csc(x), sympy.csc, r"\csc",
           aliases=("cosec",), inverse="acsc", domain="x ≠ k pi",
           example="csc(x) = cosec(x) = 1/sin(x)"),
-    _trig("cot", _recip(math.tan), lambda c, x: c.cot(x), sympy.cot, r"\cot",
+    _trig("cot", real_recip(math.tan), lambda c, x: c.cot(x), sympy.cot, r"\cot",
           aliases=("cotan",), inverse="acot", domain="x ≠ k pi",
           example="cot(x) = cos(x)/sin(x)"),
-    _trig("asin", _asin, lambda c, x: c.asin(x), sympy.asin, r"\arcsin",
+    _trig("asin", real_asin, lambda c, x: c.asin(x), sympy.asin, r"\arcsin",
           aliases=("arcsin",), inverse="sin", domain="-1 ≤ x ≤ 1",
-          example="asin(1) = arcsin(1) = pi/2", exact=_exact_if_zero(0)),
-    _trig("acos", _acos, lambda c, x: c.acos(x), sympy.acos, r"\arccos",
+          example="asin(1) = arcsin(1) = pi/2", exact=exact_if_zero(0)),
+    _trig("acos", real_acos, lambda c, x: c.acos(x), sympy.acos, r"\arccos",
           aliases=("arccos",), inverse="cos", domain="-1 ≤ x ≤ 1",
           example="acos(1) = arccos(1) = 0"),
     _trig("atan", math.atan, lambda c, x: c.atan(x), sympy.atan, r"\arctan",
           aliases=("arctan",), inverse="tan", domain="all real numbers",
-          example="atan(1) = arctan(1) = pi/4", exact=_exact_if_zero(0)),
-    _trig("asec", _of_recip(_acos), lambda c, x: c.asec(x), sympy.asec, "arcsec",
+          example="atan(1) = arctan(1) = pi/4", exact=exact_if_zero(0)),
+    _trig("asec", real_of_recip(real_acos), lambda c, x: c.asec(x), sympy.asec, "arcsec",
           aliases=("arcsec",), inverse="sec", domain="|x| ≥ 1",
           example="asec(2) = acos(1/2) = pi/3"),
-    _trig("acsc", _of_recip(_asin), lambda c, x: c.acsc(x), sympy.acsc, "arccsc",
+    _trig("acsc", real_of_recip(real_asin), lambda c, x: c.acsc(x), sympy.acsc, "arccsc",
           aliases=("arccsc", "acosec", "arccosec"), inverse="csc", domain="|x| ≥ 1",
           example="acsc(2) = asin(1/2) = pi/6"),
-    _trig("acot", _acot, _p_acot, sympy.acot, "arccot", aliases=("arccot", "arccotan"),
+    _trig("acot", real_acot, p_acot, sympy.acot, "arccot", aliases=("arccot", "arccotan"),
           inverse="cot", domain="all real numbers (acot(x) = atan(1/x), acot(0) = pi/2)",
           example="acot(1) = pi/4"),
-    Function("atan2", guarded(_atan2), _p_atan2, sympy.atan2, _command("atan2"),
+    Function("atan2", guarded(real_atan2), p_atan2, sympy.atan2, _command("atan2"),
              aliases=("arctan2",), min_args=2, max_args=2, domain="(y, x) ≠ (0, 0)",
              example="atan2(y, x): the angle of the point (x, y); atan2(1, -1) = 3pi/4"),
     # hyperbolic
-    _trig("sinh", _sinh, lambda c, x: c.sinh(x), sympy.sinh, r"\sinh", inverse="asinh",
-          domain="all real numbers", example="sinh(0) = 0", exact=_exact_if_zero(0)),
+    _trig("sinh", real_sinh, lambda c, x: c.sinh(x), sympy.sinh, r"\sinh", inverse="asinh",
+          domain="all real numbers", example="sinh(0) = 0", exact=exact_if_zero(0)),
     _trig("cosh", math.cosh, lambda c, x: c.cosh(x), sympy.cosh, r"\cosh", inverse="acosh",
-          domain="all real numbers", example="cosh(0) = 1", exact=_exact_if_zero(1)),
+          domain="all real numbers", example="cosh(0) = 1", exact=exact_if_zero(1)),
     _trig("tanh", math.tanh, lambda c, x: c.tanh(x), sympy.tanh, r"\tanh", inverse="atanh",
-          domain="all real numbers", example="tanh(0) = 0", exact=_exact_if_zero(0)),
-    _trig("sech", _recip(math.cosh), lambda c, x: c.sech(x), sympy.sech, "sech",
+          domain="all real numbers", example="tanh(0) = 0", exact=exact_if_zero(0)),
+    _trig("sech", real_recip(math.cosh), lambda c, x: c.sech(x), sympy.sech, "sech",
           inverse="asech", domain="all real numbers", example="sech(x) = 1/cosh(x)"),
-    _trig("csch", _recip(_sinh), lambda c, x: c.csch(x), sympy.csch, "csch",
+    _trig("csch", real_recip(real_sinh), lambda c, x: c.csch(x), sympy.csch, "csch",
           aliases=("cosech",), inverse="acsch", domain="x ≠ 0",
           example="csch(x) = cosech(x) = 1/sinh(x)"),
-    _trig("coth", _recip(math.tanh), lambda c, x: c.coth(x), sympy.coth, r"\coth",
+    _trig("coth", real_recip(math.tanh), lambda c, x: c.coth(x), sympy.coth, r"\coth",
           inverse="acoth", domain="x ≠ 0", example="coth(x) = cosh(x)/sinh(x)"),
     _trig("asinh", math.asinh, lambda c, x: c.asinh(x), sympy.asinh, "arsinh",
           aliases=("arsinh", "arcsinh", "argsinh"), inverse="sinh",
           domain="all real numbers", example="asinh(0) = arsinh(0) = 0",
-          exact=_exact_if_zero(0)),
-    _trig("acosh", _acosh, lambda c, x: c.acosh(x), sympy.acosh, "arcosh",
+          exact=exact_if_zero(0)),
+    _trig("acosh", real_acosh, lambda c, x: c.acosh(x), sympy.acosh, "arcosh",
           aliases=("arcosh", "arccosh", "argcosh"), inverse="cosh", domain="x ≥ 1",
           example="acosh(1) = arcosh(1) = 0"),
-    _trig("atanh", _atanh, lambda c, x: c.atanh(x), sympy.atanh, "artanh",
+    _trig("atanh", real_atanh, lambda c, x: c.atanh(x), sympy.atanh, "artanh",
           aliases=("artanh", "arctanh", "argtanh"), inverse="tanh", domain="-1 < x < 1",
-          example="atanh(0) = artanh(0) = 0", exact=_exact_if_zero(0)),
-    _trig("asech", _of_recip(_acosh), lambda c, x: c.asech(x), sympy.asech, "arsech",
+          example="atanh(0) = artanh(0) = 0", exact=exact_if_zero(0)),
+    _trig("asech", real_of_recip(real_acosh), lambda c, x: c.asech(x), sympy.asech, "arsech",
           aliases=("arsech", "arcsech"), inverse="sech", domain="0 < x ≤ 1",
           example="asech(1) = 0"),
-    _trig("acsch", _of_recip(math.asinh), lambda c, x: c.acsch(x), sympy.acsch, "arcsch",
+    _trig("acsch", real_of_recip(math.asinh), lambda c, x: c.acsch(x), sympy.acsch, "arcsch",
           aliases=("arcsch", "arccsch", "arcosech", "acosech"), inverse="csch",
           domain="x ≠ 0", example="acsch(x) = asinh(1/x)"),
-    _trig("acoth", _of_recip(_atanh), lambda c, x: c.acoth(x), sympy.acoth, "arcoth",
+    _trig("acoth", real_of_recip(real_atanh), lambda c, x: c.acoth(x), sympy.acoth, "arcoth",
           aliases=("arcoth", "arccoth"), inverse="coth", domain="|x| > 1",
           example="acoth(x) = atanh(1/x)"),
     # machine learning
-    Function("sigmoid", guarded(_sigmoid), _p_sigmoid, lambda x: 1 / (1 + sympy.exp(-x)),
+    Function("sigmoid", guarded(real_sigmoid), p_sigmoid, lambda x: 1 / (1 + sympy.exp(-x)),
              _command(r"\sigma"), aliases=("logistic",), opt_in=("sigma",),
              example="sigmoid(0) = 1/2; σ(x) only where the spec declares σ a function"),
-    Function("relu", guarded(_relu), _p_relu, lambda x: sympy.Max(0, x), _command("ReLU"),
+    Function("relu", guarded(real_relu), p_relu, lambda x: sympy.Max(0, x), _command("ReLU"),
              exact=lambda x: max(Fraction(0), x), example="relu(-2) = 0, relu(3) = 3"),
-    Function("softplus", guarded(_softplus), _p_softplus,
+    Function("softplus", guarded(real_softplus), p_softplus,
              lambda x: sympy.log(1 + sympy.exp(x)), _command("softplus"),
              example="softplus(x) = ln(1 + e^x)"),
     # references over list parameters (authors only)
-    Function("dot", _real_dot, _p_none, _s_dot, _command("dot"), min_args=2, max_args=2,
+    Function("dot", real_dot, p_none, s_dot, _command("dot"), min_args=2, max_args=2,
              reference_only=True, lists=True, domain="two lists of the same length",
              example="dot(w, h) = w1 h1 + w2 h2 + ..."),
-    Function("sum", _real_sum, _p_none, _s_sum, _command("sum"), reference_only=True,
+    Function("sum", real_sum, p_none, s_sum, _command("sum"), reference_only=True,
              lists=True, domain="a list", example="sum(w)"),
-    Function("mean", _real_mean, _p_none, _s_mean, _command("mean"), reference_only=True,
+    Function("mean", real_mean, p_none, s_mean, _command("mean"), reference_only=True,
              lists=True, domain="a non-empty list", example="mean(h)"),
-    Function("len", _real_len, _p_none, _s_len, _command("len"), reference_only=True,
+    Function("len", real_len, p_none, s_len, _command("len"), reference_only=True,
              lists=True, domain="a list", example="len(h)"),
     *_MATRIX_FUNCTIONS,
     *_COMPLEX_FUNCTIONS,

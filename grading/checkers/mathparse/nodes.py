@@ -1,4 +1,5 @@
-"""The expression tree the reader builds: small immutable nodes, and ``Expr`` (a tree + its text).
+"""The expression tree the reader builds: small immutable nodes (``Expr``, a tree with its
+text, is in ``expr.py``).
 
 Nodes compare by value (positions are ignored), so two readings of the same text are equal.
 A function application, built-in or declared, is a ``Call`` naming the function's canonical
@@ -24,7 +25,6 @@ __all__ = [
     "BinOp",
     "Call",
     "Const",
-    "Expr",
     "Neg",
     "Node",
     "Num",
@@ -143,41 +143,3 @@ def walk(node: Node) -> Iterable[Node]:
         current = stack.pop()
         yield current
         stack.extend(children(current))
-
-
-@dataclass(frozen=True)
-class Expr:
-    """A parsed answer: the root node plus the text it was read from."""
-
-    node: Node
-    source: str = ""
-
-    @property
-    def free_variables(self) -> frozenset[str]:
-        """Names of the variables the expression uses."""
-        return frozenset(n.name for n in walk(self.node) if isinstance(n, Var))
-
-    @property
-    def functions_used(self) -> frozenset[str]:
-        """Names of the functions the expression applies (``abs`` included)."""
-        names = {n.func for n in walk(self.node) if isinstance(n, Call)}
-        if any(isinstance(n, Abs) for n in walk(self.node)):
-            names.add("abs")
-        return frozenset(names)
-
-    @property
-    def node_count(self) -> int:
-        """Number of nodes in the tree."""
-        return sum(1 for _ in walk(self.node))
-
-    def to_text(self) -> str:
-        """Canonical plain-text rendering (see ``render.to_text``)."""
-        from grading.checkers.mathparse.render import to_text
-
-        return to_text(self.node)
-
-    def to_latex(self) -> str:
-        """Canonical LaTeX rendering (see ``render.to_latex``)."""
-        from grading.checkers.mathparse.render import to_latex
-
-        return to_latex(self.node)

@@ -15,15 +15,23 @@ as the tree is built.
 
 from __future__ import annotations
 
-import difflib
-import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.bounds import check_sizes
+from grading.checkers.mathparse.cursor import TokenCursor
 from grading.checkers.mathparse.errors import FormatError
-from grading.checkers.mathparse.limits import MAX_DEPTH, MAX_LENGTH, MAX_NODES
+from grading.checkers.mathparse.expr import Expr
+from grading.checkers.mathparse.limits import MAX_DEPTH, MAX_LENGTH
+from grading.checkers.mathparse.names import (
+    Functions,
+    Vocabulary,
+    clashes_with_builtin,
+    declared_functions,
+    normalize_name,
+    rewrite_times_letter,
+)
 from grading.checkers.mathparse.nodes import (
     BP_ADD,
     BP_MUL,
@@ -34,79 +42,28 @@ from grading.checkers.mathparse.nodes import (
     BinOp,
     Call,
     Const,
-    Expr,
     Neg,
     Node,
     Num,
     Pow,
     Var,
 )
-from grading.checkers.mathparse.tokenizer import SPECIAL_MESSAGES, Token, tokenize
+from grading.checkers.mathparse.tokenizer import Token, tokenize
 
-__all__ = ["INFINITY_NAMES", "declared_functions", "normalize_name", "parse"]
+__all__ = ["INFINITY_NAMES", "parse"]
 
 #: Spellings of infinity (any case), read where the spec allows infinity; also the sign ∞.
 INFINITY_NAMES = frozenset({"oo", "inf", "infty", "infinity"})
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
-_MAX_FUNCTION_ARITY = 10
-
-Functions = Sequence[str] | Mapping[str, int]
 
 
-def normalize_name(name: str) -> str:
-    """The ASCII form of a declared name (``σ_max`` -> ``sigma_max``); ValueError if invalid."""
-    if not isinstance(name, str) or not name or len(name) > 50:
-        raise ValueError(f"invalid name {name!r}")
-    return _normalize_name(name)
+class _Parser(TokenCursor):
+    """The grammar over a token cursor (see the module docstring)."""
 
-
-@functools.lru_cache(maxsize=4096)
-def _normalize_name(name: str) -> str:
-    try:
-        tokens = tokenize(name, 0)
-    except FormatError as exc:
-        raise ValueError(f"invalid name {name!r}: {exc.message}") from None
-    if len(tokens) != 2 or tokens[0].kind != "name" or tokens[0].raw != name:
-        raise ValueError(f"invalid name {name!r}: use letters, digits and '_' subscripts")
-    return tokens[0].text
-
-
-def declared_functions(functions: Functions) -> dict[str, int]:
-    """Declared functions as {ASCII name: number of arguments}; ValueError if malformed.
-
-    ``functions`` is a list of names (one argument each) or a table of name to argument
-    count (``{f = 2}``).
-    """
-    items: list[tuple[object, object]]
-    if isinstance(functions, Mapping):
-        items = list(functions.items())
-    elif isinstance(functions, str):
-        items = [(functions, 1)]
-    else:
-        items = [(name, 1) for name in functions]
-    declared: dict[str, int] = {}
-    for name, arity in items:
-        if not isinstance(name, str):
-            raise ValueError(f"invalid function name {name!r}")
-        if isinstance(arity, bool) or not isinstance(arity, int) \
-                or not 1 <= arity <= _MAX_FUNCTION_ARITY:
-            raise ValueError(f"function '{name}' must take 1 to {_MAX_FUNCTION_ARITY} "
-                             f"arguments, not {arity!r}")
-        declared[normalize_name(name)] = arity
-    return declared
-
-
-def _clashes_with_builtin(name: str) -> bool:
-    fn = registry.lookup(name)
-    return fn is not None and not fn.reference_only and not fn.complex_only
-
-
-class _Parser:
     def __init__(self, tokens: list[Token], variables: frozenset[str],
                  functions: Mapping[str, int], opted: Mapping[str, str],
                  list_functions: bool, infinity: bool, imaginary: str | None = None) -> None:
-        self.tokens = tokens
-        self.i = 0
+        super().__init__(tokens)
         self.variables = variables
         self.functions = functions  # declared undefined functions: name -> arity
         self.opted = opted  # declared names meaning a built-in: sigma -> sigmoid
@@ -115,38 +72,9 @@ class _Parser:
         self.imaginary = imaginary  # "i" or "j" where the spec reads complex numbers
         self.constants = frozenset(c for c in ("pi", "e", imaginary or "pi")
                                    if c not in variables)
+        self.vocabulary = Vocabulary(variables, functions, opted, list_functions, imaginary)
         self.depth = 0
-        self.nodes = 0
         self.abs_depth = 0
-        self.parenless: str | None = None  # set right after a call written without brackets
-
-    # -- token helpers
-    def peek(self, ahead: int = 0) -> Token:
-        return self.tokens[min(self.i + ahead, len(self.tokens) - 1)]
-
-    def advance(self) -> Token:
-        tok = self.tokens[self.i]
-        if tok.kind != "end":
-            self.i += 1
-        self.parenless = None
-        return tok
-
-    def previous(self) -> Token | None:
-        return self.tokens[self.i - 1] if self.i > 0 else None
-
-    def count(self, node: Node) -> Node:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise FormatError(
-                f"the answer is too complicated (more than {MAX_NODES} parts); simplify it",
-                getattr(node, "pos", None),
-            )
-        return node
-
-    def unexpected(self, tok: Token) -> FormatError:
-        if tok.kind == "comma":
-            return FormatError(SPECIAL_MESSAGES[","].format(pos=tok.pos), tok.pos)
-        return FormatError(f"unexpected '{tok.raw}' at character {tok.pos}", tok.pos)
 
     # -- grammar
     def parse(self) -> Node:
@@ -226,7 +154,7 @@ class _Parser:
                 tok.pos,
             )
         if self.parenless is not None and not (
-            tok.kind == "name" and self.function_for(tok.text) is not None
+            tok.kind == "name" and self.vocabulary.function_for(tok.text) is not None
         ):
             fn = self.parenless
             raise FormatError(
@@ -294,27 +222,6 @@ class _Parser:
         self.expect_close(open_tok, want)
         return inner
 
-    def missing(self, want: str, open_tok: Token) -> FormatError:
-        return FormatError(
-            f"missing '{want}' to close the '{open_tok.raw}' opened at character {open_tok.pos}",
-            open_tok.pos,
-        )
-
-    def expect_close(self, open_tok: Token, want: str) -> None:
-        tok = self.peek()
-        if tok.kind == "close" and tok.text == want:
-            self.advance()
-            return
-        if tok.kind == "close":
-            raise FormatError(
-                f"'{tok.raw}' at character {tok.pos} does not match the '{open_tok.raw}' "
-                f"opened at character {open_tok.pos}",
-                tok.pos,
-            )
-        if tok.kind == "end":
-            raise self.missing(want, open_tok)
-        raise self.unexpected(tok)
-
     def absolute(self, bar: Token) -> Node:
         if self.peek().kind == "end":
             raise FormatError(
@@ -334,41 +241,14 @@ class _Parser:
         raise self.unexpected(tok)
 
     # -- names
-    def function_for(self, name: str) -> str | None:
-        """The canonical function a name stands for here, or None."""
-        if name in self.variables:
-            return None
-        if name in self.functions:
-            return name
-        if name in self.opted:
-            return self.opted[name]
-        fn = registry.lookup(name)
-        if fn is None or (fn.reference_only and not self.list_functions) \
-                or (fn.complex_only and self.imaginary is None):
-            return None
-        return fn.name
-
-    def arity(self, fn: str) -> tuple[int, int | None]:
-        if fn in self.functions:
-            return self.functions[fn], self.functions[fn]
-        found = registry.get(fn)
-        return found.min_args, found.max_args
-
-    def parenless_allowed(self, fn: str) -> bool:
-        found = registry.find(fn) if fn not in self.functions else None
-        return found is not None and found.parenless and found.min_args == 1
-
-    def splits(self, name: str) -> list[str] | None:
-        return _split_name(name, self.variables | self.constants)
-
     def name(self, tok: Token) -> Node:
         name = tok.text
         if name in self.variables:
             return self.count(Var(name, tok.pos))
-        fn = self.function_for(name)
+        fn = self.vocabulary.function_for(name)
         if fn is not None:
-            brackets_needed = not self.parenless_allowed(fn)
-            if not (brackets_needed and self.peek().kind != "open" and self.splits(name)):
+            brackets_needed = not self.vocabulary.parenless_allowed(fn)
+            if not (brackets_needed and self.peek().kind != "open" and self.vocabulary.splits(name)):
                 return self.call(tok, fn)
         base = self.log_base(tok)
         if isinstance(base, Const) and base.name == "e":
@@ -381,7 +261,7 @@ class _Parser:
             return self.count(Const("pi" if lowered == "pi" else name, tok.pos))
         if lowered in INFINITY_NAMES and self.infinity:
             return self.count(Const("oo", tok.pos))
-        pieces = self.splits(name)
+        pieces = self.vocabulary.splits(name)
         if pieces:
             # Read "xy^2" as x*y^2: the later pieces go back into the token stream as names,
             # so they multiply implicitly and a power binds to the last one only.
@@ -400,7 +280,8 @@ class _Parser:
                 f"type a number or an expression",
                 tok.pos,
             )
-        raise self.unknown(tok)
+        nxt = self.peek()
+        raise self.vocabulary.unknown(tok, powered=nxt.kind == "op" and nxt.text == "^")
 
     def log_base(self, tok: Token) -> Node | None:
         """The base of ``log_b`` (``log_2``, ``log_{10}``, ``log_b`` with b declared)."""
@@ -420,9 +301,9 @@ class _Parser:
         """A function glued to its argument: lnx, sinx, exptau."""
         name = tok.text
         for length in range(len(name) - 1, 1, -1):
-            fn = self.function_for(name[:length])
+            fn = self.vocabulary.function_for(name[:length])
             rest = name[length:]
-            if fn is not None and fn not in self.functions and self.parenless_allowed(fn) \
+            if fn is not None and fn not in self.functions and self.vocabulary.parenless_allowed(fn) \
                     and (rest in self.variables or rest in self.constants):
                 arg: Node = Var(rest, tok.pos) if rest in self.variables else Const(rest, tok.pos)
                 self.count(arg)
@@ -430,41 +311,6 @@ class _Parser:
                 self.parenless = fn
                 return node
         return None
-
-    def unknown(self, tok: Token) -> FormatError:
-        message = f"unknown name '{tok.raw}' at character {tok.pos}"
-        if self.imaginary is None and tok.text in ("i", "j") and not self.variables:
-            return FormatError(
-                f"'{tok.raw}' at character {tok.pos}: complex numbers are not expected in this "
-                f"answer (it takes a real number)",
-                tok.pos,
-            )
-        if self.imaginary is not None and tok.text in ("i", "j") and tok.text != self.imaginary:
-            return FormatError(f"{message}: the imaginary unit here is '{self.imaginary}'",
-                               tok.pos)
-        # A name raised to a power ("sigma^40") is a quantity, never a function: only declared
-        # variables and constants are offered for it. Declared names always come first.
-        nxt = self.peek()
-        powered = nxt.kind == "op" and nxt.text == "^"
-        declared = sorted(self.variables | self.constants) if powered else sorted(
-            self.variables | set(self.functions) | set(self.opted) | self.constants)
-        builtin = [] if powered else sorted(
-            spelling for spelling, canonical in registry.ALIASES.items()
-            if (self.list_functions or not registry.get(canonical).reference_only)
-            and (self.imaginary or not registry.get(canonical).complex_only))
-        for candidates in (declared, builtin):
-            close = difflib.get_close_matches(tok.text, candidates, n=1, cutoff=0.6) or \
-                difflib.get_close_matches(tok.text.lower(), candidates, n=1, cutoff=0.6)
-            if close:
-                return FormatError(f"{message}: did you mean '{close[0]}'?", tok.pos)
-        if self.variables:
-            allowed = ", ".join(sorted(self.variables))
-            return FormatError(f"{message} (this answer may use: {allowed})", tok.pos)
-        return FormatError(
-            f"{message} (this answer takes numbers only, with functions such as exp, ln "
-            f"and sqrt)",
-            tok.pos,
-        )
 
     def power_prefix(self, tok: Token, fn: str) -> tuple[str, Token | None]:
         """``sin^2(x)`` (a small whole power) or ``sin^-1(x)`` (the inverse function)."""
@@ -507,7 +353,7 @@ class _Parser:
     def call(self, tok: Token, fn: str, base: Node | None = None,
              base_is_e: bool = False) -> Node:
         fn, power = self.power_prefix(tok, fn)
-        low, high = self.arity(fn)
+        low, high = self.vocabulary.arity(fn)
         if base is not None:
             low = high = 1
         nxt = self.peek()
@@ -515,7 +361,7 @@ class _Parser:
         if nxt.kind == "open":
             args = self.arguments(tok, fn, low, high)
         else:
-            if not self.parenless_allowed(fn) or base is not None:
+            if not self.vocabulary.parenless_allowed(fn) or base is not None:
                 raise FormatError(
                     f"'{tok.raw}' at character {tok.pos} is a function: write "
                     f"{tok.raw}(...) with brackets",
@@ -583,48 +429,6 @@ def _arity_text(low: int, high: int | None) -> str:
     return f"{low} or {high} arguments"
 
 
-def _rewrite_times_letter(tokens: list[Token], declared: frozenset[str]) -> list[Token]:
-    """``1.5x10^-3``: an undeclared x between a number and 10 means 'times'."""
-    if "x" in declared or "X" in declared:
-        return tokens
-    out: list[Token] = []
-    for k, tok in enumerate(tokens):
-        after_number = k > 0 and tokens[k - 1].kind == "num"
-        if tok.kind == "name" and after_number and tok.text in ("x10", "X10"):
-            out.append(Token("op", "*", tok.pos, tok.raw[0]))
-            out.append(Token("num", "10", tok.pos + 1, "10", Fraction(10)))
-        elif (tok.kind == "name" and after_number and tok.text in ("x", "X")
-              and tokens[k + 1].kind == "num" and tokens[k + 1].text == "10"):
-            out.append(Token("op", "*", tok.pos, tok.raw))
-        else:
-            out.append(tok)
-    return out
-
-
-def _split_name(name: str, vocabulary: frozenset[str]) -> list[str] | None:
-    """Split ``name`` into known names, longest first (``csigma_max`` -> c, sigma_max)."""
-    if not vocabulary:
-        return None
-    by_length = sorted(vocabulary, key=len, reverse=True)
-    failed: set[int] = set()
-
-    def split_from(start: int) -> list[str] | None:
-        if start == len(name):
-            return []
-        if start in failed:
-            return None
-        for word in by_length:
-            if name.startswith(word, start):
-                rest = split_from(start + len(word))
-                if rest is not None:
-                    return [word, *rest]
-        failed.add(start)
-        return None
-
-    pieces = split_from(0)
-    return pieces if pieces and len(pieces) > 1 else None
-
-
 def parse(
     text: str,
     *,
@@ -657,14 +461,14 @@ def parse(
     declared = frozenset(normalize_name(v) for v in variables)
     funcs = declared_functions(functions)
     for name in declared | set(funcs):
-        if _clashes_with_builtin(name):
+        if clashes_with_builtin(name):
             raise ValueError(f"'{name}' is a built-in function and cannot be declared")
     if declared & set(funcs):
         clash = ", ".join(sorted(declared & set(funcs)))
         raise ValueError(f"declared both as variable and function: {clash}")
     opted = {name: registry.OPT_IN[name] for name in funcs if name in registry.OPT_IN}
     undefined = {name: arity for name, arity in funcs.items() if name not in opted}
-    tokens = _rewrite_times_letter(tokenize(text, offset), declared)
+    tokens = rewrite_times_letter(tokenize(text, offset), declared)
     if imaginary is not None and imaginary not in ("i", "j"):
         raise ValueError("the imaginary unit is 'i' or 'j'")
     if imaginary is not None and imaginary in declared:

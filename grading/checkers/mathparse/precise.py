@@ -30,7 +30,8 @@ import mpmath
 
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.exact import bits, exact_call, exact_pow
-from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Expr, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.expr import Expr
+from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var, walk
 
 __all__ = [
     "DEFAULT_DIGITS",
@@ -111,8 +112,6 @@ def to_fraction(value: Any) -> Fraction:
 
 def literal_digits(*exprs: Expr | Node) -> int:
     """The most significant digits written in any number literal of ``exprs``."""
-    from grading.checkers.mathparse.nodes import walk
-
     most = 0
     for expr in exprs:
         node = expr.node if isinstance(expr, Expr) else expr

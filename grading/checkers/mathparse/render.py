@@ -8,6 +8,8 @@ infinity; reading the text again gives the same tree. ``to_latex`` writes ``\\fr
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from grading.checkers.mathparse import functions as registry
 from grading.checkers.mathparse.characters import GREEK_NAMES
 from grading.checkers.mathparse.nodes import (
@@ -19,7 +21,6 @@ from grading.checkers.mathparse.nodes import (
     BinOp,
     Call,
     Const,
-    Expr,
     Neg,
     Node,
     Num,
@@ -27,7 +28,21 @@ from grading.checkers.mathparse.nodes import (
     Var,
 )
 
-__all__ = ["precedence", "to_latex", "to_text"]
+__all__ = ["Rooted", "precedence", "to_latex", "to_text"]
+
+
+class Rooted(Protocol):
+    """Anything with a tree to render, such as ``Expr`` (which renders itself through here)."""
+
+    @property
+    def node(self) -> Node: ...
+
+
+_NODES = (Num, Var, Const, Call, BinOp, Neg, Pow, Abs)
+
+
+def _root(expr: Rooted | Node) -> Node:
+    return expr if isinstance(expr, _NODES) else expr.node
 
 _ATOM = 100
 
@@ -63,10 +78,9 @@ def _scientific(node: Node) -> bool:
 # --------------------------------------------------------------------------- text
 
 
-def to_text(expr: Expr | Node) -> str:
+def to_text(expr: Rooted | Node) -> str:
     """Canonical plain text: explicit ``*``, ``^`` for powers, only the brackets needed."""
-    node = expr.node if isinstance(expr, Expr) else expr
-    return _text(node)
+    return _text(_root(expr))
 
 
 def _wrap(text: str, needed: bool) -> str:
@@ -110,10 +124,9 @@ def _text(node: Node) -> str:
 # --------------------------------------------------------------------------- LaTeX
 
 
-def to_latex(expr: Expr | Node) -> str:
+def to_latex(expr: Rooted | Node) -> str:
     """Canonical LaTeX: ``\\frac``, ``\\cdot``, Greek letters, each function's own form."""
-    node = expr.node if isinstance(expr, Expr) else expr
-    return _latex(node)
+    return _latex(_root(expr))
 
 
 def latex_name(name: str) -> str:

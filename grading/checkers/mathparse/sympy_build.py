@@ -10,16 +10,18 @@ entry (see matrix_functions.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy
 
 from grading.checkers.mathparse import functions as registry
+from grading.checkers.mathparse.expr import Expr
 from grading.checkers.mathparse.matrix_functions import m_inverse, shape_text
-from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Expr, Neg, Node, Num, Pow, Var
+from grading.checkers.mathparse.nodes import Abs, BinOp, Call, Const, Neg, Node, Num, Pow, Var
 
-__all__ = ["to_sympy"]
+__all__ = ["sympy_text", "to_sympy"]
 
 
 def to_sympy(
@@ -166,3 +168,11 @@ class _SympyBuilder:
         if fn.lists:
             return fn.sympy(*args)
         return self.lift(fn.sympy, *args)
+
+
+def sympy_text(expr: Any) -> str:
+    """A sympy expression written in our grammar, ``^`` for powers and ``e`` for E (used
+    only for keys computed from authors' references, never for student text)."""
+    text = sympy.sstr(expr, full_prec=False)
+    return re.sub(r"\bE\b", "e", text.replace("**", "^"))
+

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grading.checkers import CHECKERS, grade, self_check, validate_spec
-from grading.checkers.matrix import read_matrix, reference_matrix
+from grading.checkers.matrix import reference_matrix
+from grading.checkers.matrix_reading import read_matrix
 
 ATTENTION = {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "d": 4}
 SCORES = {

@@ -5,7 +5,8 @@ import pytest
 
 from grading.checkers import CHECKERS, grade, self_check, validate_spec
 from grading.checkers.mathparse import parse
-from grading.checkers.numeric import Tolerance, sigfigs_written
+from grading.checkers.notation import sigfigs_written
+from grading.checkers.numeric import Tolerance
 from grading.checkers.refs import Number
 
 APPLY_1 = {

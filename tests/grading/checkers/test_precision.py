@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from grading.checkers import answer_key, grade, self_check, validate_spec
 from grading.checkers.mathparse import parse
-from grading.checkers.numeric import decimals_written, read_plain_number, sigfigs_written
+from grading.checkers.notation import decimals_written, sigfigs_written
+from grading.checkers.numeric import read_plain_number
 from grading.checkers.quantities import Number, round_decimals, round_sigfigs
 from grading.checkers.tolerance import Tolerance
 
