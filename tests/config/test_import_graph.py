@@ -14,17 +14,6 @@ import grimp
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Temporary: the cycles of grading/checkers, which the `checkers` branch reworks (issue 39,
-#: item 5): the first three are the edges pyproject.toml's acyclic contract ignores; the last
-#: (the registry imports item_list, whose items dispatch through the registry) is a package
-#: and its own module, which that contract does not compare. Delete each with its cycle.
-BEING_REMOVED = {
-    ("grading.checkers.item_list", "grading.checkers"),
-    ("grading.checkers.numeric", "grading.checkers.complex"),
-    ("grading.checkers.numeric", "grading.checkers.notation"),
-    ("grading.checkers.mathparse.render", "grading.checkers.mathparse.nodes"),
-}
-
 
 def import_cycles(graph: grimp.ImportGraph, packages: set[str],
                   ignored: Collection[tuple[str, str]] = ()) -> list[list[str]]:
@@ -83,7 +72,7 @@ def _root_packages() -> set[str]:
 def test_the_project_has_no_import_cycle_even_through_imports_inside_functions() -> None:
     packages = _root_packages()
     graph = grimp.build_graph(*sorted(packages), cache_dir=None)
-    cycles = import_cycles(graph, packages, ignored=BEING_REMOVED)
+    cycles = import_cycles(graph, packages)
     assert cycles == [], "modules importing each other (move the shared code down): " + "; ".join(
         " <-> ".join(ring) for ring in cycles)
 
