@@ -92,11 +92,29 @@ def every_type(course) -> dict[str, Part]:
     return parts
 
 
+#: Whether the focused element matches a selector, and, when it is not the page itself,
+#: whether it shows that it has the focus (an outline or a box shadow) (WCAG 2.4.7).
+_FOCUS = """(s) => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return {at: false, shown: true, what: "body"};
+  const style = getComputedStyle(e);
+  const shown = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2)
+                || style.boxShadow !== "none";
+  return {at: e.matches(s), shown: shown, what: e.outerHTML.slice(0, 80)};
+}"""
+
+#: Elements that had the focus without showing it, over the test's Tab presses.
+UNSEEN_FOCUS: list[str] = []
+
+
 def _tab_to(page: Page, selector: str, *, limit: int = 400) -> None:
-    """Press Tab until the focus is inside `selector` (a keyboard user's way there)."""
+    """Press Tab until the focus is on `selector` (a keyboard user's way there), noting each
+    element on the way that had the focus without showing it."""
     for _ in range(limit):
-        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)",
-                         selector):
+        focus = page.evaluate(_FOCUS, selector)
+        if not focus["shown"]:
+            UNSEEN_FOCUS.append(focus["what"])
+        if focus["at"]:
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
@@ -132,6 +150,7 @@ def test_every_answer_type_is_answered_with_the_keyboard_alone(page: Page, live_
                                                               course, every_type):
     sign_in(page, live_server, "alice")
     page.goto(f"{live_server.url}/courses/{course.slug}/#exercise-extend-bottleneck")
+    UNSEEN_FOCUS.clear()
     for case in CASES:
         part = every_type[case.name]
         _answer(page, part, case)
@@ -142,6 +161,8 @@ def test_every_answer_type_is_answered_with_the_keyboard_alone(page: Page, live_
         assert verdict.get_attribute("role") == "status", case.name
         outcomes = Submission.objects.filter(part=part).values_list("outcome", flat=True)
         assert list(outcomes) == [case.outcome], case.name
+    # Every element the Tab key reached on the way showed its focus.
+    assert UNSEEN_FOCUS == []
 
 
 def test_a_mistake_is_tied_to_its_field_and_says_where_it_is(page: Page, live_server, alice,
