@@ -210,6 +210,7 @@ ANONYMOUS = [
     Visit("invite", lambda w: f"/invite/{w.values['invite'].token}/"),
     Visit("guides", lambda w: "/docs/"),
     Visit("guide", lambda w: "/docs/api.html"),
+    Visit("guide", lambda w: "/docs/accessibility.html"),
 ]
 STUDENT = [
     Visit("home", lambda w: "/"),
