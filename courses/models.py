@@ -264,10 +264,6 @@ class Enrollment(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in {self.course} as {self.role}"
 
-    @property
-    def is_staff_role(self) -> bool:
-        return self.role in (self.Role.TA, self.Role.INSTRUCTOR)
-
 
 class ContentRepository(models.Model):
     """Where a course's content comes from: a git URL and branch (an archive needs neither)."""

@@ -24,7 +24,8 @@ from grading.checkers import GRADER_VERSION, answer_key, checker_for, grade
 from grading.checkers.base import misconception_list
 from grading.models import DefaultVariant, PartProgress, StudentProgress, Submission
 from grading.penalty import penalised
-from grading.progress import answer_digest, progress_rebuild
+from grading.progress import answer_digest
+from grading.progress_rebuild import progress_rebuild
 from grading.variant_assignment import default_variant
 from grading.variants import reference_value
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
+from courses.access import STAFF_ROLES
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module
 from grading.deadline_statement import exercise_deadline_rows
 from grading.events import grade_changed_record
@@ -302,7 +303,7 @@ def extension_set(*, course: Course, exercise_id: int, student_id: int,
 def extension_granters(*, course: Course) -> tuple[str, ...]:
     """The roles that may grant extensions in the course (one query)."""
     if deadline_policy_of(course=course).tas_grant_extensions:
-        return (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+        return STAFF_ROLES
     return (Enrollment.Role.INSTRUCTOR,)
 
 

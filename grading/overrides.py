@@ -4,11 +4,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404
 
+from courses.access import STAFF_ROLES
 from courses.models import Course, Part
 from grading.models import GradeOverride
 from grading.staff import (
     MAX_REASON,
-    STAFF_ROLES,
     StaffActionRefused,
     course_student,
     require_role,

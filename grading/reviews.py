@@ -4,10 +4,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404
 
+from courses.access import STAFF_ROLES
 from courses.models import Course, Enrollment, Part
 from grading.models import Review, Submission
-from grading.progress import FULL_MARKS
-from grading.staff import MAX_REASON, STAFF_ROLES, StaffActionRefused, require_role, score_from_points
+from grading.progress_fold import FULL_MARKS
+from grading.staff import MAX_REASON, StaffActionRefused, require_role, score_from_points
 from grading.verdicts import NewVerdict, Why, verdict_record
 
 #: The feedback of a review without a comment, by the reviewer's role in the course.

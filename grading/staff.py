@@ -12,10 +12,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Exercise, Part
+from courses.access import course_role_among
+from courses.models import Course, Exercise, Part
 from courses.selectors import student_enrollment_get
 
-STAFF_ROLES = (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
 #: The longest reason or comment kept.
 MAX_REASON = 2000
 
@@ -27,8 +27,7 @@ class StaffActionRefused(Exception):
 def require_role(course: Course, user: User, roles: tuple[str, ...]) -> str:
     """`user`'s role in `course` (one query); PermissionDenied unless they are an active
     member in one of `roles`."""
-    role = Enrollment.objects.filter(course=course, user=user, is_active=True,
-                                     role__in=roles).values_list("role", flat=True).first()
+    role = course_role_among(user=user, roles=roles, course=course)
     if role is None:
         raise PermissionDenied("You may not do this in this course.")
     return role

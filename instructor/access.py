@@ -4,10 +4,9 @@ from dataclasses import dataclass
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
 
+from courses.access import staff_enrollment_get
 from courses.models import Course, Enrollment
-from courses.selectors import enrollment_get
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ def dashboard_access(*, user: User | AnonymousUser, course_slug: str) -> StaffAc
     Raises Http404 when the user is not an active member of the course (a course that is not
     yours is not shown to exist) and PermissionDenied (403) for the course's own students.
     """
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
-    if not enrollment.is_staff_role:
-        raise PermissionDenied("The dashboard is for the course's instructors and TAs.")
+    enrollment = staff_enrollment_get(
+        user=user, course_slug=course_slug,
+        refusal="The dashboard is for the course's instructors and TAs.")
     return StaffAccess(course=enrollment.course, role=enrollment.role, user=cast(User, user))

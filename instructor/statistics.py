@@ -44,7 +44,7 @@ from courses.selectors import course_students
 from grading.gradebook import PartColumn, gradebook_columns
 from grading.misconception_labels import course_misconception_labels
 from grading.models import PartProgress, Submission
-from grading.progress import WRONG
+from grading.progress_fold import WRONG
 from grading.variant_fairness import PartFairness, VariantRow, variant_fairness
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.variants import variant_params

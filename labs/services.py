@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from core.metrics import observe_lab_run_execute, observe_lab_run_sweep
 from core.queueing import task_send, task_send_on_commit
-from courses.models import Course, Enrollment, Lab
+from courses.access import is_course_staff
+from courses.models import Course, Lab
 from courses.plain_maths import plain_maths
 from labs.answer_guard import unsolved_exercise_computed
 from labs.claims import RunClaim, run_claim
@@ -152,9 +153,7 @@ def _refuse_unsolved_keys(*, lab: Lab, course: Course, requester: User,
 
 
 def _is_staff(*, requester: User, course: Course) -> bool:
-    return Enrollment.objects.filter(
-        user=requester, course=course, is_active=True,
-        role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR)).exists()
+    return is_course_staff(user=requester, course=course)
 
 
 def _enqueue(run_id: int) -> None:

@@ -3,11 +3,10 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from courses.models import Course, Enrollment
-from courses.selectors import enrollment_get
+from courses.access import is_course_staff, staff_enrollment_get
+from courses.models import Course
 from live.models import LiveSession
 
 
@@ -23,9 +22,9 @@ class LiveStaff:
 def live_staff(*, user: User | AnonymousUser, course_slug: str) -> LiveStaff:
     """The user's staff access to the course (one query): Http404 for a course that is not
     theirs, PermissionDenied for its students."""
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
-    if not enrollment.is_staff_role:
-        raise PermissionDenied("Live sessions are run by the course's instructors and TAs.")
+    enrollment = staff_enrollment_get(
+        user=user, course_slug=course_slug,
+        refusal="Live sessions are run by the course's instructors and TAs.")
     return LiveStaff(course=enrollment.course, user=enrollment.user, role=enrollment.role)
 
 
@@ -40,8 +39,4 @@ def live_session_for_staff(*, staff: LiveStaff, session_id: int) -> LiveSession:
 
 def staff_may_watch(*, user: User | AnonymousUser, session_id: int) -> bool:
     """Whether `user` is staff of the session's course (the projector's WebSocket)."""
-    if not user.is_authenticated:
-        return False
-    return Enrollment.objects.filter(
-        user=user, is_active=True, role__in=(Enrollment.Role.TA, Enrollment.Role.INSTRUCTOR),
-        course__live_sessions__pk=session_id).exists()
+    return is_course_staff(user=user, course__live_sessions__pk=session_id)

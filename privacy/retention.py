@@ -21,7 +21,7 @@ from django.utils import timezone
 from courses.models import Course
 from events.models import WebhookDelivery
 from grading.models import Review, Submission
-from grading.progress import progress_rebuild
+from grading.progress_rebuild import progress_rebuild
 from labs.models import LabRun
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F
 from django.utils import timezone
 
+from courses.access import is_staff_role
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module, Part, Section
 from courses.page_links import course_links_from
 from courses.selectors import course_list_for_user
@@ -76,7 +77,7 @@ class CourseProgress:
     @property
     def is_staff(self) -> bool:
         """Instructors and TAs, who get a link to the course's dashboard."""
-        return self.role in (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+        return is_staff_role(self.role)
 
     @property
     def several(self) -> bool:

@@ -13,6 +13,7 @@ from django.db.models import Count, Prefetch
 from django.http import Http404
 from django.utils import timezone
 
+from courses.access import is_staff_role
 from courses.models import (
     Course,
     CourseModule,
@@ -127,7 +128,7 @@ class CoursePlan:
 
     def open_to_user(self, course_module: CourseModule, at: datetime) -> bool:
         """Whether the member may open the module: staff always, students once released."""
-        return self.enrollment.is_staff_role or course_module.released(at)
+        return is_staff_role(self.enrollment.role) or course_module.released(at)
 
 
 def course_plan_for_user(*, user: User | AnonymousUser, course_slug: str) -> CoursePlan:
@@ -166,6 +167,11 @@ class ModulePage:
     @property
     def course(self) -> Course:
         return self.enrollment.course
+
+    @property
+    def is_staff(self) -> bool:
+        """Whether the user is staff of the course (the page links to its dashboard)."""
+        return is_staff_role(self.enrollment.role)
 
     @property
     def module(self) -> Module:

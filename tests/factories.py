@@ -53,7 +53,7 @@ def predictions_made(*, student: Any, course: Course, lab_slug: str) -> None:
 def progress_sync(course) -> None:
     """Rebuild the course's kept progress rows after a test wrote submissions or overrides
     directly (bulk_create, update), bypassing the services that keep them."""
-    from grading.progress import progress_rebuild
+    from grading.progress_rebuild import progress_rebuild
 
     progress_rebuild(course=course)
 

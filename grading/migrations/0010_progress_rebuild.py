@@ -13,7 +13,7 @@ from django.db import migrations
 
 def rebuild(apps: Any, schema_editor: Any) -> None:
     from courses.models import Course
-    from grading.progress import progress_rebuild
+    from grading.progress_rebuild import progress_rebuild
 
     for course_id in apps.get_model("courses", "Course").objects.values_list("pk", flat=True):
         progress_rebuild(course=Course(pk=course_id))  # only its key is used

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 from lti_tool.models import LtiContext
 
 from core.query_params import int_param
+from courses.access import staff_enrollment_get
 from courses.models import Course, Enrollment
 from courses.roster import RosterInvalid, RosterMassDeactivation
-from courses.selectors import enrollment_get
 from lti.ags.connector import PlatformError
 from lti.ags.deliveries import score_delivery_resend
 from lti.nrps.roster import roster_from_platform
@@ -31,9 +31,9 @@ class _Access:
 
 
 def _staff(request: HttpRequest, course_slug: str) -> _Access:
-    enrollment = enrollment_get(user=request.user, course_slug=course_slug)
-    if not enrollment.is_staff_role:
-        raise PermissionDenied("The dashboard is for the course's instructors and TAs.")
+    enrollment = staff_enrollment_get(
+        user=request.user, course_slug=course_slug,
+        refusal="The dashboard is for the course's instructors and TAs.")
     return _Access(course=enrollment.course, role=enrollment.role, user=enrollment.user)
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from courses.access import is_staff_role
 from courses.models import Course, Part
 from courses.page_links import course_links
 from grading.answer_form import AnswerForm
@@ -33,7 +34,7 @@ def _part_url(course: Course, part: Part, *, staff: bool = False) -> str:
 
 
 def _target_url(target: StudentPart) -> str:
-    return _part_url(target.course, target.part, staff=target.enrollment.is_staff_role)
+    return _part_url(target.course, target.part, staff=is_staff_role(target.enrollment.role))
 
 
 #: Sent by config/static/grader.js: answer in place, reply with the part's new state only.

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from courses.access import is_staff_role
 from courses.page_links import course_links
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
 from labs.services import LabParamsInvalid, LabRunRefused, lab_run_plot, lab_run_request
@@ -32,7 +33,7 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
         try:
             run = lab_run_request(lab=page.lab, course=page.enrollment.course,
                                   requester=cast(User, request.user), params=form.params(),
-                                  requester_is_staff=page.enrollment.is_staff_role)
+                                  requester_is_staff=is_staff_role(page.enrollment.role))
         except LabParamsInvalid as exc:
             form.add_lab_errors(exc)
             status = 400
@@ -43,7 +44,7 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
         else:
             return HttpResponseRedirect(reverse("lab-run", args=[course_slug, run.uuid]))
     links = course_links(page.enrollment.course, student_at=None
-                         if page.enrollment.is_staff_role else timezone.now())
+                         if is_staff_role(page.enrollment.role) else timezone.now())
     return render(request, "student/labs/lab_detail.html", {
         "course": page.enrollment.course, "lab": page.lab, "form": form, "runs": page.runs,
         "back": links.lab(page.lab.module_id, page.lab.slug),

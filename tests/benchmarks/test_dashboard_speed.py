@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from courses.models import Enrollment, Part
 from grading.models import PartProgress, StudentProgress, Submission
-from grading.progress import progress_rebuild
+from grading.progress_rebuild import progress_rebuild
 from grading.variants import seed_for
 
 pytestmark = pytest.mark.benchmark

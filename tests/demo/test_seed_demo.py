@@ -85,7 +85,8 @@ def test_seeding_the_demo_twice_keeps_one_default_variant():
 
 def test_seed_demo_builds_a_large_class_with_answers_from_the_module_s_misconceptions():
     from grading.models import PartProgress, StudentProgress, Submission
-    from grading.progress import PART_FIELDS, progress_rebuild
+    from grading.progress_fold import PART_FIELDS
+    from grading.progress_rebuild import progress_rebuild
 
     _run("sync_content")
     output = _run("seed_demo", "--students", "40", "--submissions-per-student", "12")

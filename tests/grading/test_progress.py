@@ -22,7 +22,9 @@ from grading.models import (
     WrongAnswerCount,
 )
 from grading.overrides import grade_override_create
-from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild, progress_refresh_many
+from grading.progress import progress_refresh_many
+from grading.progress_fold import PART_FIELDS, STUDENT_FIELDS
+from grading.progress_rebuild import progress_rebuild
 from grading.regrade import submissions_regrade
 from grading.reviews import review_create
 from grading.services import SubmissionRefused, submission_create

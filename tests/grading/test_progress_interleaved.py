@@ -17,7 +17,7 @@ import pytest
 from courses.models import Part
 from grading import services
 from grading.models import Submission
-from grading.progress import progress_rebuild
+from grading.progress_rebuild import progress_rebuild
 from tests.grading.test_progress import _answer, _counts, _kept
 
 pytestmark = pytest.mark.django_db

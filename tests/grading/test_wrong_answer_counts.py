@@ -8,7 +8,7 @@ from django.db import connection, connections
 
 from courses.models import Enrollment, Part
 from grading.models import PartProgress, WrongAnswerCount
-from grading.progress import progress_rebuild
+from grading.progress_rebuild import progress_rebuild
 from grading.services import submission_create
 from grading.wrong_answer_counts import (
     class_wrong_answers,

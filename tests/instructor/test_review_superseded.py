@@ -8,7 +8,8 @@ from django.urls import reverse
 from courses.models import Part
 from grading.gradebook import CellState, gradebook
 from grading.models import PartProgress, StudentProgress, Submission
-from grading.progress import progress_rebuild, progress_refresh
+from grading.progress import progress_refresh
+from grading.progress_rebuild import progress_rebuild
 from grading.reviews import review_create
 from grading.services import submission_create
 from instructor.review_queue import review_queue, waiting_count

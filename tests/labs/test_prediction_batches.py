@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from events.models import WebhookDelivery, WebhookSubscription
 from grading.models import DefaultVariant, GradeOverride, PartProgress, StudentProgress, Submission
 from grading.overrides import grade_override_create
-from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild
+from grading.progress_fold import PART_FIELDS, STUDENT_FIELDS
+from grading.progress_rebuild import progress_rebuild
 from labs.models import LabRun
 from labs.prediction_batches import predictions_grade_with_run
 from labs.predictions import prediction_run_request, predictions_grade_for_run

@@ -7,7 +7,9 @@ from django.utils import timezone
 
 from courses.models import Part
 from grading.models import PartProgress, StudentProgress, Submission
-from grading.progress import PART_FIELDS, STUDENT_FIELDS, progress_rebuild, progress_refresh
+from grading.progress import progress_refresh
+from grading.progress_fold import PART_FIELDS, STUDENT_FIELDS
+from grading.progress_rebuild import progress_rebuild
 from grading.services import SubmissionRefused, submission_create
 from labs.models import LabRun
 from labs.predictions import lab_run_execute_and_grade, measured_value, spec_against_measurement

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from courses.models import Course
-from grading.progress import progress_rebuild
+from grading.progress_rebuild import progress_rebuild
 
 
 class Command(BaseCommand):
