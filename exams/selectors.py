@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.http import Http404
 from django.utils import timezone
 
+from courses.access import is_staff_role
 from courses.models import Course, CourseModule, Enrollment
 from exams.models import Answer, Assessment, Attempt, Release
 from exams.paper import question_params, questions_of
@@ -32,7 +33,7 @@ def assessment_for_member(*, user: User | AnonymousUser, course_slug: str, slug:
     link = None if assessment is None else CourseModule.objects.filter(
         course=enrollment.course, module_id=assessment.module_id).first()
     if assessment is None or link is None or (
-            not enrollment.is_staff_role and not link.released(timezone.now())):
+            not is_staff_role(enrollment.role) and not link.released(timezone.now())):
         raise Http404("No such assessment in this course.")
     return AssessmentPlace(enrollment.course, enrollment, assessment)
 
