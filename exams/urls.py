@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from exams import views
+from exams import staff_views, views
 
 app_name = "exams"
 COURSE = "courses/<slug:course_slug>/"
@@ -14,4 +14,11 @@ urlpatterns = [
     path(COURSE + "attempts/<int:attempt_id>/", views.attempt_page, name="attempt"),
     path(COURSE + "attempts/<int:attempt_id>/save/", views.attempt_save, name="save"),
     path(COURSE + "attempts/<int:attempt_id>/submit/", views.attempt_submit, name="submit"),
+    path(COURSE + "assessments/<slug:slug>/staff/", staff_views.staff_page, name="staff"),
+    path(COURSE + "assessments/<slug:slug>/staff/release/", staff_views.release,
+         name="release"),
+    path(COURSE + "assessments/<slug:slug>/staff/accommodations/", staff_views.accommodation,
+         name="accommodation"),
+    path(COURSE + "assessments/<slug:slug>/staff/attempts/<int:attempt_id>/reopen/",
+         staff_views.reopen, name="reopen"),
 ]

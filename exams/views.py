@@ -64,6 +64,7 @@ def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRe
     now = timezone.now()
     return render(request, "exams/assessment.html", {
         "course": place.course, "assessment": place.assessment, "attempts": attempts,
+        "is_staff": place.enrollment.is_staff_role,
         "open_attempt": next((a for a in attempts if a.closed_at is None), None),
         "allowed": place.assessment.attempts + accommodation.extra_attempts,
         "time_factor": accommodation.time_factor,

@@ -91,6 +91,10 @@ NOT_PAGES: dict[str, str] = {
     "exams:save": "POST-only: saves drafts (JSON for the attempt page's script), else "
                   "redirects to the attempt (walked)",
     "exams:submit": "POST-only: submits an attempt, redirects to its review",
+    "exams:release": "POST-only: saves a release, redirects to the team's page (walked)",
+    "exams:accommodation": "POST-only: saves an accommodation, redirects to the team's page "
+                           "(walked)",
+    "exams:reopen": "POST-only: reopens an attempt, redirects to the team's page (walked)",
 }
 #: Whole namespaces or name prefixes that are not the service's own pages.
 NOT_PAGE_PREFIXES: dict[str, str] = {
@@ -250,6 +254,7 @@ INSTRUCTOR_PAGES = [
     Visit("live:projector", lambda w: f"{_dash(w)}live/{w.values['session'].pk}/"),
     Visit("live:report", lambda w: f"{_dash(w)}live/{w.values['session'].pk}/report/"),
     Visit("new-course", lambda w: "/courses/new/"),
+    Visit("exams:staff", lambda w: f"/courses/{_slug(w)}/assessments/walk-quiz/staff/"),
 ]
 ADMIN = [
     Visit("lti:setup", lambda w: "/lti/setup/"),

@@ -1,0 +1,104 @@
+"""Reads for the course team's page of an assessment: the attempts, the accommodations, the
+audit log and the item analysis of the counted attempts."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import Http404
+
+from exams.item_statistics import (
+    ItemStatistic,
+    Taken,
+    cronbach_alpha,
+    item_statistics,
+    score_distribution,
+)
+from exams.models import Accommodation, Answer, Attempt, AuditEntry, Release
+from exams.paper import question_params, questions_of
+from exams.selectors import AssessmentPlace, assessment_for_member
+
+
+def staff_place(*, user: User | AnonymousUser, course_slug: str, slug: str) -> AssessmentPlace:
+    """The assessment for a TA or instructor of the course; Http404 for anyone else."""
+    place = assessment_for_member(user=user, course_slug=course_slug, slug=slug)
+    if not place.enrollment.is_staff_role:
+        raise Http404("No such page.")
+    return place
+
+
+def attempts_for_staff(place: AssessmentPlace) -> list[Attempt]:
+    return list(Attempt.objects.filter(assessment=place.assessment, course=place.course)
+                .select_related("student").order_by("student__username", "number"))
+
+
+def accommodations_for_staff(place: AssessmentPlace) -> list[Accommodation]:
+    return list(Accommodation.objects.filter(course=place.course).select_related("student")
+                .order_by("student__username"))
+
+
+def audit_for_staff(place: AssessmentPlace) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(assessment=place.assessment, course=place.course)
+                .select_related("actor", "attempt__student").order_by("-at", "-pk")[:500])
+
+
+def release_of(place: AssessmentPlace) -> Release | None:
+    return Release.objects.filter(assessment=place.assessment, course=place.course).first()
+
+
+@dataclass
+class ItemAnalysis:
+    papers: int
+    alpha: float | None
+    distribution: list[int]
+    items: list[ItemStatistic]
+
+
+def counted_attempts(attempts: list[Attempt], counts: str) -> list[Attempt]:
+    """Each student's attempt that counts (best score, or the last closed)."""
+    chosen: dict[int, Attempt] = {}
+    for attempt in attempts:
+        if attempt.closed_at is None or attempt.score is None:
+            continue
+        held = chosen.get(attempt.student_id)
+        if held is None or (attempt.number > held.number if counts == "last"
+                            else attempt.score > held.score):  # type: ignore[operator]
+            chosen[attempt.student_id] = attempt
+    return list(chosen.values())
+
+
+def item_analysis(place: AssessmentPlace) -> ItemAnalysis:
+    """Facility and discrimination per question and per variant, alpha over the paper's
+    slots and the score distribution, over each student's counted attempt."""
+    attempts = counted_attempts(attempts_for_staff(place), place.assessment.counts)
+    answers: dict[int, dict[tuple[int, str], float]] = {}
+    for answer in Answer.objects.filter(attempt__in=attempts):
+        answers.setdefault(answer.attempt_id, {})[(answer.question_id, answer.part_key)] = \
+            answer.score or 0.0
+    questions = questions_of([e for a in attempts for e in a.paper])
+    taken: list[Taken] = []
+    slots: list[list[float]] = []
+    for attempt in attempts:
+        scores: list[tuple[str, str, float, float]] = []  # item, variant, score, points
+        for entry in attempt.paper:
+            question = questions[entry["question"]]
+            points = question.points or 1.0
+            got = sum(float(p.get("points", 1)) * answers.get(attempt.pk, {}).get(
+                (question.pk, p["key"]), 0.0) for p in question.parts)
+            scores.append((question.slug, _variant(question, entry), got / points, points))
+        total = sum(points for *_, points in scores) or 1.0
+        for item, variant, score, points in scores:
+            rest = (sum(s * p for _, _, s, p in scores) - score * points) / total
+            taken.append(Taken(item=item, variant=variant, score=score, rest=rest))
+        slots.append([score for _, _, score, _ in scores])
+    same_length = [row for row in slots if len(row) == len(slots[0])] if slots else []
+    return ItemAnalysis(papers=len(attempts), alpha=cronbach_alpha(same_length),
+                        distribution=score_distribution([a.score or 0.0 for a in attempts]),
+                        items=item_statistics(taken))
+
+
+def _variant(question: Any, entry: dict[str, Any]) -> str:
+    """The variant as its parameter values ("N=500"), the same for the same numbers."""
+    params = question_params(question, entry["seed"])
+    return ", ".join(f"{name}={params[name]}" for name in sorted(question.parameters)) \
+        or "one variant"

@@ -1,0 +1,98 @@
+"""The course team's page of an assessment: attempts (reopen one with a reason), release
+of feedback and key, accommodations, item analysis and the audit log."""
+
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from exams.models import Attempt
+from exams.services import AttemptRefused
+from exams.staff import accommodation_set, attempt_reopen, feedback_release
+from exams.staff_selectors import (
+    accommodations_for_staff,
+    attempts_for_staff,
+    audit_for_staff,
+    item_analysis,
+    release_of,
+    staff_place,
+)
+
+
+def _back(course_slug: str, slug: str) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("exams:staff", args=[course_slug, slug]))
+
+
+@login_required
+@require_GET
+def staff_page(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
+    """Everything the course team reads and does about one assessment."""
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    return render(request, "exams/staff.html", {
+        "course": place.course, "assessment": place.assessment,
+        "is_instructor": place.enrollment.role == "instructor",
+        "attempts": attempts_for_staff(place), "release": release_of(place),
+        "accommodations": accommodations_for_staff(place), "audit": audit_for_staff(place),
+        "analysis": item_analysis(place)})
+
+
+def _int(value: str | None, default: int) -> int:
+    text = (value or "").strip()
+    return int(text) if text.isdigit() and len(text) < 7 else default
+
+
+@login_required
+@require_POST
+def release(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    try:
+        feedback_release(assessment=place.assessment, course=place.course,
+                         by=cast(User, request.user), feedback="feedback" in request.POST,
+                         key="key" in request.POST)
+        messages.success(request, "The release is saved.")
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
+
+
+@login_required
+@require_POST
+def accommodation(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    student = User.objects.filter(username=str(request.POST.get("username", ""))[:150]).first()
+    try:
+        factor = float(str(request.POST.get("time_factor", "1"))[:10])
+    except ValueError:
+        factor = 0.0
+    try:
+        if student is None:
+            raise AttemptRefused("No student has that user name.")
+        accommodation_set(course=place.course, student=student, time_factor=factor,
+                          extra_attempts=_int(request.POST.get("extra_attempts"), -1),
+                          by=cast(User, request.user))
+        messages.success(request, f"The accommodation of {student.username} is saved.")
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -> HttpResponse:
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    if not Attempt.objects.filter(pk=attempt_id, assessment=place.assessment,
+                                  course=place.course).exists():
+        raise Http404("No such attempt.")
+    try:
+        attempt_reopen(attempt_id=attempt_id, by=cast(User, request.user),
+                       minutes=_int(request.POST.get("minutes"), 0),
+                       reason=str(request.POST.get("reason", ""))[:250])
+        messages.success(request, "The attempt is open again.")
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
