@@ -63,21 +63,18 @@ def predictions_due(*, lab: Lab, course: Course, student_id: int | None) -> list
 
 
 def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,
-                        with_result: bool = True) -> LabRun:
-    """The user's own run in the course, looked up by uuid AND requester: anyone else's run
-    (or a run of a course the user has left) is Http404."""
+                        with_result: bool = True) -> LabRun | None:
+    """The user's own run in the course, looked up by uuid AND requester: None for anyone
+    else's run (or a run of a course the user has left)."""
     if not user.is_authenticated:
-        raise Http404("No such run.")
+        return None
     runs = LabRun.objects.select_related("lab", "course").filter(
         uuid=run_uuid, requester=cast(User, user), course__slug=course_slug,
         course__enrollments__user_id=user.pk, course__enrollments__is_active=True,
     )
     if not with_result:
         runs = runs.defer("result")
-    run = runs.first()
-    if run is None:
-        raise Http404("No such run.")
-    return run
+    return runs.first()
 
 
 def lab_run_key_results(*, run: LabRun) -> list[tuple[str, str]]:

@@ -3,7 +3,6 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.http import Http404
 
 from courses.access import is_course_staff, staff_enrollment_get
 from courses.models import Course
@@ -28,13 +27,10 @@ def live_staff(*, user: User | AnonymousUser, course_slug: str) -> LiveStaff:
     return LiveStaff(course=enrollment.course, user=enrollment.user, role=enrollment.role)
 
 
-def live_session_for_staff(*, staff: LiveStaff, session_id: int) -> LiveSession:
-    """One of the course's sessions with its part and exercise (Http404 otherwise)."""
-    session = (LiveSession.objects.select_related("part__exercise", "course", "lab_run")
-               .filter(pk=session_id, course=staff.course).first())
-    if session is None:
-        raise Http404("No such live session.")
-    return session
+def live_session_for_staff(*, staff: LiveStaff, session_id: int) -> LiveSession | None:
+    """One of the course's sessions with its part and exercise (None otherwise)."""
+    return (LiveSession.objects.select_related("part__exercise", "course", "lab_run")
+            .filter(pk=session_id, course=staff.course).first())
 
 
 def staff_may_watch(*, user: User | AnonymousUser, session_id: int) -> bool:

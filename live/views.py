@@ -12,13 +12,13 @@ from typing import cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grading.answer_form import AnswerForm
-from live.access import live_session_for_staff, live_staff
+from live.access import LiveStaff, live_session_for_staff, live_staff
 from live.answers import LiveAnswerRefused, live_answer_submit
 from live.codes import normalise_code
 from live.forms import ControlForm, OpenForm, SettingsForm
@@ -41,6 +41,12 @@ from live.sessions import (
 )
 from live.settings import live_settings_get, live_settings_set
 
+
+def _course_session(staff: LiveStaff, session_id: int) -> LiveSession:
+    session = live_session_for_staff(staff=staff, session_id=session_id)
+    if session is None:
+        raise Http404("No such live session.")
+    return session
 
 @login_required
 @require_GET
@@ -95,7 +101,7 @@ def projector(request: HttpRequest, course_slug: str, session_id: int) -> HttpRe
     """The page for the projector: question, join code and QR code, the room's answers as
     they come (drawn by static/live/projector.js, which this page needs), the controls."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
     join_url = request.build_absolute_uri(reverse("live:phone", args=[session.code]))
     return render(request, "live/projector.html", {
         "course": staff.course, "session": session, "join_url": join_url,
@@ -109,7 +115,7 @@ def projector(request: HttpRequest, course_slug: str, session_id: int) -> HttpRe
 def room_state(request: HttpRequest, course_slug: str, session_id: int) -> JsonResponse:
     """The projector's state as JSON (polled when the WebSocket is not available)."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
     return JsonResponse(live_room_state(session_id=session.pk))
 
 
@@ -118,7 +124,7 @@ def room_state(request: HttpRequest, course_slug: str, session_id: int) -> JsonR
 def control(request: HttpRequest, course_slug: str, session_id: int) -> HttpResponse:
     """Close or reopen answering; show or hide the distribution."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
     form = ControlForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Unknown action.")
@@ -135,7 +141,7 @@ def control(request: HttpRequest, course_slug: str, session_id: int) -> HttpResp
 def run(request: HttpRequest, course_slug: str, session_id: int) -> HttpResponse:
     """Run: close answering, run the lab on the workers, grade every locked prediction."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
     try:
         live_session_run(session=session, staff=staff)
     except LiveActionRefused as exc:
@@ -149,7 +155,7 @@ def report(request: HttpRequest, course_slug: str, session_id: int) -> HttpRespo
     """One session afterwards: question, times, participation, distribution before and
     after the reveal."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
     return render(request, "live/report.html", {
         "access": staff, "course": staff.course, "nav": "live", "session": session,
         "state": live_room_state(session_id=session.pk),
@@ -161,7 +167,7 @@ def report(request: HttpRequest, course_slug: str, session_id: int) -> HttpRespo
 def answers_csv(request: HttpRequest, course_slug: str, session_id: int) -> StreamingHttpResponse:
     """The session's answers as CSV (one row per answer given, unreadable ones included)."""
     staff = live_staff(user=request.user, course_slug=course_slug)
-    session = live_session_for_staff(staff=staff, session_id=session_id)
+    session = _course_session(staff, session_id)
 
     class Echo:
         def write(self, value: str) -> str:

@@ -111,12 +111,12 @@ class SubmissionDetail:
 
 
 def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
-                           submission_id: int) -> SubmissionDetail:
+                           submission_id: int) -> SubmissionDetail | None:
     """The user's own submission in the course, its part's prompt in the user's variant, the
-    lab run grading it (predictions) and its attempt number; Http404 for anyone else's
+    lab run grading it (predictions) and its attempt number; None for anyone else's
     submission (or none)."""
     if not user.is_authenticated:
-        raise Http404("No such answer.")
+        return None
     submission = (
         Submission.objects.select_related("part__exercise", "course")
         .filter(pk=submission_id, student_id=user.pk, course__slug=course_slug,
@@ -124,7 +124,7 @@ def submission_for_student(*, user: User | AnonymousUser, course_slug: str,
         .first()
     )
     if submission is None:
-        raise Http404("No such answer.")
+        return None
     part = submission.part
     variant = variant_for(student=cast(User, user), course=submission.course, exercise=part.exercise)
     run = (LabRun.objects.filter(submission=submission, requester_id=user.pk)

@@ -7,7 +7,7 @@ from typing import cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,6 +20,7 @@ from grading.preview import answer_preview
 from grading.services import MAX_ANSWER, SubmissionRefused, submission_create
 from student.selectors import (
     StudentPart,
+    SubmissionDetail,
     part_for_student,
     part_view_for_student,
     submission_for_student,
@@ -109,12 +110,20 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
     })
 
 
+def _own_submission(request: HttpRequest, course_slug: str, submission_id: int,
+                    ) -> SubmissionDetail:
+    detail = submission_for_student(user=request.user, course_slug=course_slug,
+                                    submission_id=submission_id)
+    if detail is None:
+        raise Http404("No such answer.")
+    return detail
+
+
 @login_required
 @require_GET
 def submission_detail(request: HttpRequest, course_slug: str, submission_id: int) -> HttpResponse:
     """One of the student's own answers: as typed, as read, the verdict and feedback."""
-    detail = submission_for_student(user=request.user, course_slug=course_slug,
-                                    submission_id=submission_id)
+    detail = _own_submission(request, course_slug, submission_id)
     return render(request, "student/submission_detail.html", {
         "course": detail.submission.course, "detail": detail, "submission": detail.submission,
         "back": _part_url(detail.submission.course, detail.submission.part),
@@ -125,8 +134,7 @@ def submission_detail(request: HttpRequest, course_slug: str, submission_id: int
 @require_GET
 def submission_status(request: HttpRequest, course_slug: str, submission_id: int) -> JsonResponse:
     """A small JSON status of one of the student's answers, polled while it is graded."""
-    detail = submission_for_student(user=request.user, course_slug=course_slug,
-                                    submission_id=submission_id)
+    detail = _own_submission(request, course_slug, submission_id)
     submission = detail.submission
     return JsonResponse({
         "outcome": submission.outcome, "label": submission.get_outcome_display(),

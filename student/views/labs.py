@@ -6,7 +6,7 @@ from typing import cast
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from courses.access import is_staff_role
 from courses.page_links import course_links
+from labs.models import LabRun
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
 from labs.services import LabParamsInvalid, LabRunRefused, lab_run_plot, lab_run_request
 from student.lab_forms import LabParamsForm
@@ -54,11 +55,20 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
     }, status=status)
 
 
+def _own_run(request: HttpRequest, course_slug: str, run_uuid: uuid.UUID, *,
+             with_result: bool = True) -> LabRun:
+    run = lab_run_for_student(user=request.user, course_slug=course_slug, run_uuid=run_uuid,
+                              with_result=with_result)
+    if run is None:
+        raise Http404("No such run.")
+    return run
+
+
 @login_required
 @require_GET
 def lab_run_detail(request: HttpRequest, course_slug: str, run_uuid: uuid.UUID) -> HttpResponse:
     """One of the student's runs: live status while it runs, then the plot and key numbers."""
-    run = lab_run_for_student(user=request.user, course_slug=course_slug, run_uuid=run_uuid)
+    run = _own_run(request, course_slug, run_uuid)
     plot = lab_run_plot(run=run)
     return render(request, "student/labs/run_detail.html", {
         "course": run.course, "lab": run.lab, "run": run, "plot": plot,
@@ -70,8 +80,7 @@ def lab_run_detail(request: HttpRequest, course_slug: str, run_uuid: uuid.UUID) 
 @require_GET
 def lab_run_status(request: HttpRequest, course_slug: str, run_uuid: uuid.UUID) -> JsonResponse:
     """The run's status and progress as JSON (polled by the run page)."""
-    run = lab_run_for_student(user=request.user, course_slug=course_slug, run_uuid=run_uuid,
-                              with_result=False)
+    run = _own_run(request, course_slug, run_uuid, with_result=False)
     return JsonResponse({
         "status": run.status, "label": run.get_status_display(), "progress": run.progress,
         "finished": run.is_finished, "error": run.error,
