@@ -1,9 +1,11 @@
 """Checkers, one per answer type, pure Python (no Django): the registry and ``grade``.
 
-``CHECKERS[type].parse(raw, spec)`` reads an answer or raises ``FormatError`` (outcome
-"invalid": not graded, no attempt used); ``check(answer, spec, params)`` returns a
-``Verdict``. ``grade`` does both and never lets a FormatError escape. The spec vocabulary is
-documented in README.md beside this file.
+``checker_for(spec)`` chooses a part's checker: the first ``DISPATCH`` row that applies, else
+``CHECKERS[type]``. Its ``parse(raw, spec)`` reads an answer or raises ``FormatError``
+(outcome "invalid": not graded, no attempt used); ``check(answer, spec, params)`` returns a
+``Verdict``. ``grade`` runs the marking pipeline (pipeline.py: those two, then the stages
+every type shares) and never lets a FormatError escape. The spec vocabulary is documented in
+README.md beside this file; how a type plugs in, in docs/adding-an-answer-type.md.
 """
 
 from __future__ import annotations

@@ -210,8 +210,8 @@ class MatrixChecker(Checker[MatrixAnswer]):
             if target.shape == reference.shape:
                 matched = judge.entries(answer, target, tolerance.for_misconception(item))
                 if matched is not None and all(all(row) for row in matched):
-                    credit = float(item.get("credit", 0) or 0)
-                    return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                    # its credit, if any, is scored by the pipeline (pipeline.misconception_credit)
+                    return Verdict(0.0, "incorrect",
                                    str(item.get("feedback", "")), str(item.get("tag")), [],
                                    answer.canonical)
         for entry in partial_credit_rules(spec):
@@ -264,7 +264,7 @@ class MatrixChecker(Checker[MatrixAnswer]):
                             "attempt used) or \"incorrect\"")
         if "domain" in spec and spec["domain"] not in DOMAINS:
             problems.append(f"'domain' must be one of {', '.join(sorted(DOMAINS))}")
-        problems += check_misconception_shapes(spec, extra=(*TOLERANCE_KEYS, "credit"))
+        problems += check_misconception_shapes(spec, extra=TOLERANCE_KEYS)
         problems += validate_marking(spec, rules=MATRIX_PARTIAL_RULES, up_to=MATRIX_UP_TO)
         for index, item in enumerate(misconception_list(spec), start=1):
             problems += [f"'misconceptions' entry {index}: {problem}"

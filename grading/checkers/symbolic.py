@@ -137,8 +137,8 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
             except ValueError:
                 continue
             if same(answer_expr.node, target.node):
-                credit = float(item.get("credit", 0) or 0)
-                return Verdict(credit, "partial" if credit > 0 else "incorrect",
+                # its credit, if any, is scored by the pipeline (pipeline.misconception_credit)
+                return Verdict(0.0, "incorrect",
                                str(item.get("feedback", "")), str(item.get("tag")), [],
                                canonical)
         for entry in partial_credit_rules(spec):
@@ -197,7 +197,7 @@ class SymbolicChecker(Checker[SymbolicAnswer]):
                 problems.append(f"'{key}' must be a number from 0 to below 1")
         if "allow_infinity" in spec and not isinstance(spec["allow_infinity"], bool):
             problems.append("'allow_infinity' must be true or false")
-        problems += check_misconception_shapes(spec, extra=("credit",))
+        problems += check_misconception_shapes(spec)
         problems += _form_problems(spec) + validate_marking(spec)
         return problems
 
@@ -306,8 +306,8 @@ def _with_arbitrary_constant(answer: Expr, reference: Expr, spec: Mapping[str, A
             continue
         if up_to_arbitrary_constant(answer.node, target.node, variables, constants[0],
                                     same) == "equal":
-            credit = float(item.get("credit", 0) or 0)
-            return Verdict(credit, "partial" if credit > 0 else "incorrect",
+            # its credit, if any, is scored by the pipeline (pipeline.misconception_credit)
+            return Verdict(0.0, "incorrect",
                            str(item.get("feedback", "")), str(item.get("tag")), [], canonical)
     message = feedback(spec, False)
     if relation == "nonlinear":
