@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import Http404
 
+from courses.access import is_staff_role
 from exams.item_statistics import (
     ItemStatistic,
     Taken,
@@ -22,7 +23,7 @@ from exams.selectors import AssessmentPlace, assessment_for_member
 def staff_place(*, user: User | AnonymousUser, course_slug: str, slug: str) -> AssessmentPlace:
     """The assessment for a TA or instructor of the course; Http404 for anyone else."""
     place = assessment_for_member(user=user, course_slug=course_slug, slug=slug)
-    if not place.enrollment.is_staff_role:
+    if not is_staff_role(place.enrollment.role):
         raise Http404("No such page.")
     return place
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from courses.access import is_staff_role
 from exams.models import Attempt
 from exams.selectors import (
     assessment_for_member,
@@ -64,7 +65,7 @@ def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRe
     now = timezone.now()
     return render(request, "exams/assessment.html", {
         "course": place.course, "assessment": place.assessment, "attempts": attempts,
-        "is_staff": place.enrollment.is_staff_role,
+        "is_staff": is_staff_role(place.enrollment.role),
         "open_attempt": next((a for a in attempts if a.closed_at is None), None),
         "allowed": place.assessment.attempts + accommodation.extra_attempts,
         "time_factor": accommodation.time_factor,
