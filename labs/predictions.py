@@ -25,7 +25,7 @@ from grading.progress import progress_is_latest_pending
 from grading.variant_assignment import variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
-from labs.prediction_holds import prediction_held
+from labs.prediction_holds import prediction_held, prediction_numbers
 from labs.services import ExecuteOutcome, lab_run_execute, lab_run_request
 
 logger = logging.getLogger(__name__)
@@ -106,8 +106,9 @@ def predictions_grade_for_run(*, run_id: int, run: LabRun | None = None,
                               params: dict[str, Any] | None = None) -> int:
     """Grade the pending prediction attached to a finished run; returns how many were graded.
 
-    `run` (with its submission) and `params` (the student's variant's parameters) spare the
-    reads when the caller has just stored them: the verdict is still written only while the
+    `run` (with its submission) and `params` (the variant parameters it was asked in: by
+    default `prediction_numbers`, else the student's own variant's) spare the reads when the
+    caller has just stored them: the verdict is still written only while the
     stored prediction is pending (`only_if_outcome`), so a stale copy changes nothing."""
     if run is None:
         run = LabRun.objects.select_related("submission__part__exercise").filter(pk=run_id).first()
@@ -128,6 +129,8 @@ def predictions_grade_for_run(*, run_id: int, run: LabRun | None = None,
                                                feedback=feedback, grading_failures=0))
         return 1
     measured = measured_value(run.result, spec["measure"])
+    if params is None:  # the numbers it was asked in: a live room's, else the student's own
+        params = prediction_numbers(submission)
     if params is None:
         params = variant_for(student=submission.student, course=submission.course,
                              exercise=submission.part.exercise).params

@@ -19,6 +19,7 @@ from grading.variant_assignment import variant_for
 from labs.models import LabRun
 from labs.prediction_batches import predictions_grade_with_run
 from labs.predictions import lab_run_execute_and_grade, prediction_run_request, predictions_grade_for_run
+from live import reveal
 from live.access import LiveStaff
 from live.answers import live_answer_submit
 from live.reveal import live_reveal
@@ -113,3 +114,22 @@ def test_graded_together_in_own_variants_as_one_by_one(course, irene, spread, pa
 
     assert [_verdict(s) for s in together] == [_verdict(s) for s in alone] == [
         ("incorrect", "spread-is-width"), ("incorrect", "")]
+
+
+def test_a_class_room_whose_run_failed_is_graded_in_the_class_numbers_by_the_workers(
+        course, irene, spread, pair, monkeypatch):
+    """The class's run failed: each prediction gets a run of its own in the class's numbers,
+    which a worker executes after the reveal; its verdict is still in the class's numbers."""
+    monkeypatch.setattr(reveal, "OWN_RUNS_WAIT_SECONDS", 0.0)  # no worker runs them meanwhile
+    staff = LiveStaff(course=course, user=irene, role=Enrollment.Role.INSTRUCTOR)
+    room = live_session_open(staff=staff, part_id=spread.pk, variant="class")
+    held = [live_answer_submit(session=room, student=s, raw_answer="512") for s in pair]
+    room = live_session_run(session=room, staff=staff)
+    LabRun.objects.filter(pk=room.lab_run_id).update(status=LabRun.Status.FAILED)
+    live_reveal(session_id=room.pk)
+    queued = list(LabRun.objects.filter(submission__in=held).order_by("submission_id"))
+    assert [r.status for r in queued] == ["queued", "queued"]
+    for run in queued:  # a worker, later
+        lab_run_execute_and_grade(run_id=run.pk)
+    assert [(*_verdict(s), LabRun.objects.get(submission=s).params["d"]) for s in held] == [
+        ("incorrect", "spread-is-width", 512), ("incorrect", "spread-is-width", 512)]
