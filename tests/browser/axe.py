@@ -33,3 +33,30 @@ def wcag_violations(page: Page) -> list[str]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(content=AXE.read_text())
     return list(page.evaluate(_RUN, WCAG_22_AA))
+
+
+#: Every element of the page a keyboard can reach (that is shown), focused in turn after one
+#: Tab press (so that the browser shows focus as it does for the keyboard): those that then
+#: show no outline of 2 px or more and no box shadow (WCAG 2.4.7), as short descriptions.
+_UNSEEN_FOCUS = """() => {
+  const reachable = "a[href], button, input:not([type=hidden]), select, textarea, summary, "
+                    + "[tabindex]:not([tabindex='-1'])";
+  const unseen = [];
+  for (const e of document.querySelectorAll(reachable)) {
+    if (e.disabled || !e.getClientRects().length || getComputedStyle(e).visibility === "hidden") continue;
+    e.focus();
+    if (document.activeElement !== e) continue;
+    const style = getComputedStyle(e);
+    const shown = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2)
+                  || style.boxShadow !== "none";
+    if (!shown) unseen.push(e.outerHTML.slice(0, 100));
+  }
+  document.activeElement.blur();
+  return unseen;
+}"""
+
+
+def unseen_focus(page: Page) -> list[str]:
+    """The elements of the page that show no focus indicator when the keyboard reaches them."""
+    page.keyboard.press("Tab")
+    return list(page.evaluate(_UNSEEN_FOCUS))

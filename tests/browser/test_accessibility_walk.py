@@ -1,5 +1,6 @@
 """Issue 43 item 1: every page of every role, at 1280 px and at 390 px, has no WCAG 2.2 A/AA
-violation that axe-core finds; and every named route of the site is either walked here or
+violation that axe-core finds and shows the focus on everything the keyboard reaches (WCAG
+2.4.7, which axe does not check); and every named route of the site is either walked here or
 listed below as not a page, with the reason.
 
 One browser, one context per role, the pages loaded one after another; each page is checked
@@ -32,7 +33,7 @@ from grading.services import submission_create
 from labs.models import LabRun
 from live.access import LiveStaff
 from live.sessions import live_session_open
-from tests.browser.axe import axe_in_every_page, wcag_violations
+from tests.browser.axe import axe_in_every_page, unseen_focus, wcag_violations
 from tests.browser.conftest import sign_in
 from tests.exams.walk import exam_attempt_for_walk
 from tests.factories import UserFactory
@@ -292,6 +293,7 @@ class Checked:
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
             self.problems += [f"{label} at {width} px: {v}" for v in wcag_violations(page)]
+        self.problems += [f"{label}: focus not shown on {e}" for e in unseen_focus(page)]
         if route is not None:
             self.routes.add(route)
 
