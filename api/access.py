@@ -11,6 +11,7 @@ from rest_framework.request import Request
 
 from api.errors import ApiError
 from api.models import ApiKey
+from courses.access import is_staff_role
 from courses.models import Course, CourseModule, Enrollment
 
 
@@ -53,11 +54,9 @@ class CourseAccess:
     def level(self) -> Level:
         if self.principal.api_key is not None:
             return Level.MANAGER
-        return {
-            Enrollment.Role.STUDENT: Level.MEMBER,
-            Enrollment.Role.TA: Level.STAFF,
-            Enrollment.Role.INSTRUCTOR: Level.INSTRUCTOR,
-        }[Enrollment.Role(self.role)]
+        if not is_staff_role(self.role):
+            return Level.MEMBER
+        return Level.INSTRUCTOR if self.role == Enrollment.Role.INSTRUCTOR else Level.STAFF
 
     @property
     def is_staff(self) -> bool:

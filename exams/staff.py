@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from courses.access import STAFF_ROLES
 from courses.models import Course, Enrollment
 from exams.models import Accommodation, Answer, Assessment, Attempt, AuditEntry, Release
 from exams.services import AttemptRefused
@@ -74,7 +75,7 @@ def attempt_reopen(*, attempt_id: int, by: User, minutes: int, reason: str,
         raise AttemptRefused("Reopen for between 1 and 600 minutes.")
     with transaction.atomic():
         attempt = Attempt.objects.select_for_update().get(pk=attempt_id)
-        _require(by, attempt.course, Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+        _require(by, attempt.course, *STAFF_ROLES)
         if attempt.closed_at is None:
             raise AttemptRefused("This attempt is still open.")
         if Attempt.objects.filter(assessment_id=attempt.assessment_id, course_id=attempt.course_id,
