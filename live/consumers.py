@@ -48,6 +48,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_state(self) -> None:
         state = await database_sync_to_async(live_room_state)(session_id=self.session_id)
+        if state is None:  # the session was deleted under the projector
+            await self.close(code=4404)
+            return
         await self.send_json(state)
 
 

@@ -20,13 +20,14 @@ from live.models import LiveAnswer, LiveSession
 from live.variants import live_variant
 
 
-def live_room_state(*, session_id: int) -> dict[str, Any]:
+def live_room_state(*, session_id: int) -> dict[str, Any] | None:
     """The projector's JSON: state, count of answers and students, the distribution (when
-    shown), what the lab measured and the verdict counts once revealed. No names."""
+    shown), what the lab measured and the verdict counts once revealed. No names. None for
+    a session that does not exist."""
     session = (LiveSession.objects.select_related("part__exercise", "course")
                .filter(pk=session_id).first())
     if session is None:
-        raise Http404("No such live session.")
+        return None
     distribution = live_distribution(session=session)
     state: dict[str, Any] = {
         "version": session.version, "state": session.state, "label": session.get_state_display(),

@@ -7,7 +7,7 @@ phone page (a plain form: without JavaScript they answer and reload to see the v
 
 import csv
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -40,6 +40,13 @@ from live.sessions import (
     live_session_run,
 )
 from live.settings import live_settings_get, live_settings_set
+
+
+def _room_state(session: LiveSession) -> dict[str, Any]:
+    state = live_room_state(session_id=session.pk)
+    if state is None:  # deleted since it was read
+        raise Http404("No such live session.")
+    return state
 
 
 def _course_session(staff: LiveStaff, session_id: int) -> LiveSession:
@@ -116,7 +123,7 @@ def room_state(request: HttpRequest, course_slug: str, session_id: int) -> JsonR
     """The projector's state as JSON (polled when the WebSocket is not available)."""
     staff = live_staff(user=request.user, course_slug=course_slug)
     session = _course_session(staff, session_id)
-    return JsonResponse(live_room_state(session_id=session.pk))
+    return JsonResponse(_room_state(session))
 
 
 @login_required
@@ -158,7 +165,7 @@ def report(request: HttpRequest, course_slug: str, session_id: int) -> HttpRespo
     session = _course_session(staff, session_id)
     return render(request, "live/report.html", {
         "access": staff, "course": staff.course, "nav": "live", "session": session,
-        "state": live_room_state(session_id=session.pk),
+        "state": _room_state(session),
     })
 
 

@@ -131,3 +131,7 @@ def test_a_part_without_a_lab_is_revealed_with_the_grades_it_got(course, staff, 
     session.refresh_from_db()
     assert session.state == LiveSession.State.REVEALED
     assert sum(session.distribution_after["verdicts"].values()) == 3
+
+
+def test_the_room_state_of_a_session_that_does_not_exist_is_none() -> None:
+    assert live_room_state(session_id=10**9) is None
