@@ -24,6 +24,44 @@
       });
   }
 
+  // The preview's reading in plain words, from its MathML (for a listener whose screen reader
+  // does not speak MathML, and for anyone checking how a formula was read).
+  var SPOKEN = {
+    "+": "plus", "-": "minus", "\u2212": "minus", "\u00d7": "times", "\u22c5": "times",
+    "\u00b7": "times", "*": "times", "/": "divided by", "=": "equals", "<": "is less than",
+    ">": "is greater than", "\u2264": "is at most", "\u2265": "is at least",
+    "\u2260": "is not equal to", "\u00b1": "plus or minus", "\u221e": "infinity",
+    "\u222a": "union", "\u2229": "intersection", "(": "open bracket", ")": "close bracket",
+    "[": "open square bracket", "]": "close square bracket", "{": "open brace",
+    "}": "close brace", "|": "bar", "\u00ac": "not", "\u2227": "and", "\u2228": "or",
+    "\u2192": "implies", "\u21d2": "implies", "\u2194": "if and only if", "!": "factorial",
+    "\u2061": ""
+  };
+  function inWords(node) {
+    var name = (node.localName || "").toLowerCase();
+    var kids = Array.prototype.slice.call(node.children || []);
+    var w = function (i) { return kids[i] ? inWords(kids[i]) : ""; };
+    var text = (node.textContent || "").trim();
+    switch (name) {
+      case "mi": case "mn": case "mtext": case "ms": return text;
+      case "mo": return Object.prototype.hasOwnProperty.call(SPOKEN, text) ? SPOKEN[text] : text;
+      case "mfrac": return "the fraction " + w(0) + " over " + w(1) + ", end fraction";
+      case "msup":
+        if ((kids[1] && kids[1].textContent.trim()) === "2") { return w(0) + " squared"; }
+        return w(0) + " to the power " + w(1) + (kids[1] && kids[1].children.length > 1 ? ", end power" : "");
+      case "msub": return w(0) + " sub " + w(1);
+      case "msubsup": return w(0) + " sub " + w(1) + " to the power " + w(2);
+      case "msqrt": return "the square root of " + kids.map(inWords).join(" ") + ", end root";
+      case "mroot": return "the root of order " + w(1) + " of " + w(0) + ", end root";
+      case "mtable":
+        return "a matrix of " + kids.length + " rows: " + kids.map(function (row, i) {
+          return "row " + (i + 1) + ": " + Array.prototype.map.call(row.children, inWords).join(", ");
+        }).join("; ") + ", end matrix";
+      case "annotation": case "annotation-xml": return "";
+      default: return kids.length ? kids.map(inWords).filter(Boolean).join(" ") : text;
+    }
+  }
+
   // Live preview: "how we read your answer", as the student types.
   function setupPreview(form) {
     var url = form.getAttribute("data-preview-url");
@@ -48,7 +86,11 @@
         var text = document.createElement("span");
         text.className = "preview-canonical";
         text.textContent = " (" + data.canonical + ")";
-        box.append(label, maths, text);
+        var words = document.createElement("span");
+        words.className = "preview-words";
+        var math = maths.querySelector("math");
+        words.textContent = math ? " In words: " + inWords(math).replace(/\s+/g, " ").trim() + "." : "";
+        box.append(label, maths, text, words);
         if (data.form) {
           var form = document.createElement("span");
           form.className = "preview-form";

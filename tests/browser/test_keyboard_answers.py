@@ -1,9 +1,9 @@
 """Issue 43 item 2: one part of every answer type answered with the keyboard alone (Tab to the
 field, type or choose, Tab to the button, Enter) and its feedback read where a screen reader
 finds it; a mistake is tied to its field (aria-describedby, aria-invalid) and says where in
-the student's text it is; the live preview is MathML with the reading as plain text in an
-aria-live region; the matrix grid's cells are named by row and column; the live phone is
-answered with the keyboard too.
+the student's text it is; the live preview is MathML with the reading as plain text and in
+words in an aria-live region; the matrix grid's cells are named by row and column; the live
+phone is answered with the keyboard too.
 
 The parts are added to one exercise of Module 5 (a test module of every answer type, as the
 checkers' registry lists them; grading/checkers/__init__.py CHECKERS)."""
@@ -203,8 +203,19 @@ def test_the_preview_is_mathml_and_plain_text_in_a_live_region(page: Page, live_
     expect(preview.locator("math")).to_be_attached()
     expect(preview).to_contain_text("Read as")
     assert preview.get_attribute("aria-live") == "polite"
-    # The reading in plain text beside the MathML, for a reader that does not speak MathML.
+    # The reading as plain text beside the MathML, and in words, for a reader that does not
+    # speak MathML.
     expect(preview.locator(".preview-canonical")).to_contain_text("x^2/2")
+    expect(preview.locator(".preview-words")).to_have_text(
+        "In words: the fraction x squared over 2, end fraction.")
+
+    grid = every_type["matrix grid"]
+    _tab_to(page, f"#part-{grid.pk} .matrix-cell")
+    for cell in ["1", "2", "3", "4"]:
+        page.keyboard.type(cell)
+        page.keyboard.press("Tab")
+    expect(page.locator(f"#part-{grid.pk}-preview .preview-words")).to_contain_text(
+        "a matrix of 2 rows: row 1: 1, 2; row 2: 3, 4, end matrix")
 
 
 def test_the_matrix_grid_names_each_cell_by_row_and_column(page: Page, live_server, alice,
