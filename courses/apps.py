@@ -8,6 +8,9 @@ class CoursesConfig(AppConfig):
     name = "courses"
 
     def ready(self) -> None:
+        from core.content_cache import content_watch
         from courses import personal_data  # imports models: only once the registry is ready
+        from courses.models import Course, CourseModule, Exercise, Lab, Module, Part, Section
 
         personal_data.register()
+        content_watch(Course, CourseModule, Module, Section, Exercise, Part, Lab)

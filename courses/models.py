@@ -7,11 +7,13 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from core.content_cache import VersionedQuerySet
 from courses.part_labels import part_label
 
 
-class ContentQuerySet(models.QuerySet):
-    """Queries over synced content; archived rows are kept for the work attached to them."""
+class ContentQuerySet(VersionedQuerySet):
+    """Queries over synced content; archived rows are kept for the work attached to them
+    (bulk writes bump the content version: `core.content_cache`)."""
 
     def active(self) -> "ContentQuerySet":
         return self.filter(archived_at__isnull=True)
@@ -188,6 +190,8 @@ class Course(models.Model):
     modules: "models.ManyToManyField[Module, CourseModule]" = models.ManyToManyField(
         Module, through="CourseModule", related_name="run_in")
 
+    objects = VersionedQuerySet.as_manager()
+
     def __str__(self) -> str:
         return self.title
 
@@ -225,6 +229,8 @@ class CourseModule(models.Model):
         null=True, blank=True,
         help_text="due date of the module's exercises that have no deadline of their own")
     weight = models.FloatField(default=1.0, help_text="the module's weight in the course total")
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["course", "order", "pk"]

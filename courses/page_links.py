@@ -12,11 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
 from django.urls import reverse
 
-from core.sql_rows import value_from_db
-from courses.models import Course, CourseModule, Module
+from courses.content_reads import course_modules
+from courses.models import Course, CourseModule
 
 
 def course_url(course_slug: str) -> str:
@@ -78,28 +77,10 @@ def course_links_from(course_slug: str, course_modules: Iterable[CourseModule],
                            if student_at is not None and not cm.released(student_at)))
 
 
-# Only the models' own table names are put into the statement; the course is a parameter.
-_LINKS_SQL = (
-    f"SELECT cm.module_id, cm.release_at, m.slug FROM {CourseModule._meta.db_table} cm "  # noqa: S608
-    f"JOIN {Module._meta.db_table} m ON m.id = cm.module_id "
-    'WHERE cm.course_id = %s ORDER BY cm."order", cm.id'
-)
-
-
 def course_links(course: Course, *, student_at: datetime | None = None) -> CourseLinks:
-    """The links into `course`'s pages; one statement (the modules it runs), written by
-    hand: most student pages and redirects start with it. `student_at`: the links are for a
-    student at that moment (a module released later has no page for them yet); None: for
-    staff, who open every module."""
-    with connection.cursor() as cursor:
-        cursor.execute(_LINKS_SQL, [course.pk])
-        rows = cursor.fetchall()
-    # Unsaved rows carrying what course_links_from reads (the module's id and slug, the
-    # release date), so that the rule of a module not yet open stays CourseModule.released.
-    course_modules = []
-    for module_id, release_at, slug in rows:
-        link = CourseModule(module_id=module_id,
-                            release_at=value_from_db(release_at, CourseModule, "release_at"))
-        link.module = Module(id=module_id, slug=slug)
-        course_modules.append(link)
-    return course_links_from(course.slug, course_modules, student_at=student_at)
+    """The links into `course`'s pages, from the modules it runs (the content cache: no
+    query once cached; most student pages and redirects start with it). `student_at`: the
+    links are for a student at that moment (a module released later has no page for them
+    yet); None: for staff, who open every module."""
+    modules = course_modules(course_id=course.pk).values()
+    return course_links_from(course.slug, modules, student_at=student_at)

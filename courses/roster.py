@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
+from core.user_cache import user_cache_flush
 from courses.models import Course, Enrollment
 
 MAX_ENTRIES = 10_000
@@ -253,6 +254,7 @@ def roster_sync(*, course: Course, entries: list[RosterEntry],
             diff.deactivated.append(external_id)
     if changed_users:
         User.objects.bulk_update(changed_users, ["first_name", "last_name", "email"])
+        user_cache_flush(user.pk for user in changed_users)  # bulk_update sends no signal
     if changed_enrollments:
         Enrollment.objects.bulk_update(changed_enrollments,
                                        ["role", "group", "is_active", "external_id"])

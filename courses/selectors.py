@@ -1,13 +1,12 @@
 """Reads for courses: which courses a user may see, and a course's module content."""
 
 from dataclasses import dataclass
-from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Model, Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from core.sql_rows import ModelColumns, row_instances, selects
+from core.compiled_query import CompiledQuery
 from courses.models import (
     ContentRepository,
     ContentSync,
@@ -16,7 +15,6 @@ from courses.models import (
     Exercise,
     Figure,
     Lab,
-    Module,
     Part,
     Section,
 )
@@ -33,41 +31,31 @@ def course_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Course]:
     )
 
 
-#: A user's active enrolment in a course with the course and its module, as the hand-written
-#: statements of the students' requests read it: select `ENROLLED_LAYOUT`'s columns (then
-#: any others) `ENROLLED_FROM` (joins of other tables may follow) `ENROLLED_WHERE`, whose two
-#: parameters are the user's id and the course's slug, and hand the first three instances of
-#: the row to `enrollment_joined`.
-ENROLLED_LAYOUT = (ModelColumns(Enrollment, "e"), ModelColumns(Course, "c"),
-                   ModelColumns(Module, "m"))
-ENROLLED_FROM = (f"FROM {Enrollment._meta.db_table} e "
-                 f"JOIN {Course._meta.db_table} c ON c.id = e.course_id "
-                 f"LEFT JOIN {Module._meta.db_table} m ON m.id = c.module_id")
-ENROLLED_WHERE = "WHERE e.user_id = %s AND c.slug = %s AND e.is_active ORDER BY e.id LIMIT 1"
-_ENROLLED_SQL = f"SELECT {selects(ENROLLED_LAYOUT)} {ENROLLED_FROM} {ENROLLED_WHERE}"
+def _enrolled(user_id: int, course_slug: str) -> QuerySet[Enrollment]:
+    """A user's active enrolment in a course (the first, by id) with the course and its
+    module: what every course page, lab and dashboard request starts with."""
+    return (Enrollment.objects.filter(user_id=user_id, course__slug=course_slug, is_active=True)
+            .select_related("course__module").order_by("id")[:1])
 
 
-def enrollment_joined(enrollment: Model | None, course: Model | None,
-                      module: Model | None) -> Enrollment:
-    """The enrolment cut from a row by `ENROLLED_LAYOUT`, its course (with the course's
-    first module, None for a course that has none yet) attached, so that reading them runs
-    no query. The statement's inner join found the enrolment and the course."""
-    enrollment, course = cast(Enrollment, enrollment), cast(Course, course)
-    course.module = cast(Module | None, module)
-    enrollment.course = course
-    return enrollment
+_ENROLLED = CompiledQuery(_enrolled, user_id=int, course_slug=str)
+
+
+def enrollment_find(*, user_id: int, course_slug: str) -> Enrollment | None:
+    """The user's active enrolment in the course, with the course and its module; None if
+    none. One compiled query."""
+    return _ENROLLED.first(user_id=user_id, course_slug=course_slug)
 
 
 def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollment:
     """The user's active enrolment in the course, with the course and its module; Http404 if
-    none (a course not yours is not shown). One statement written by hand: every course
-    page, lab and dashboard request starts with it."""
+    none (a course not yours is not shown). One compiled query."""
     if not user.is_authenticated:
         raise Http404("No such course.")
-    found = row_instances(_ENROLLED_SQL, [user.pk, course_slug], ENROLLED_LAYOUT)
+    found = enrollment_find(user_id=user.pk, course_slug=course_slug)
     if found is None:
         raise Http404("No such course.")
-    return enrollment_joined(*found[0])
+    return found
 
 
 def module_sections(*, course: Course) -> QuerySet[Section]:

@@ -16,10 +16,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from courses.models import Course, Enrollment, Part
+from demo.sql import rows_write, tables_analyze
 from grading.checkers import GRADER_VERSION, answer_key, checker_for, grade
 from grading.checkers.base import misconception_list
 from grading.models import DefaultVariant, PartProgress, StudentProgress, Submission
@@ -210,54 +211,6 @@ def _rows(course: Course, pools: list[PartPool], students: list[int], per_studen
                    created + timedelta(seconds=1))
 
 
-def _copy(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]],
-          progress: Callable[[int], None]) -> int:
-    """Write `rows` with PostgreSQL's COPY (psycopg's cursor.copy); returns the count."""
-    quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
-    written = 0
-    with connection.cursor() as cursor:
-        raw = cursor.cursor  # the psycopg cursor under Django's wrapper
-        with raw.copy(f"COPY {connection.ops.quote_name(table)} ({quoted}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-                written += 1
-                if written % 20000 == 0:
-                    progress(written)
-    progress(written)
-    return written
-
-
-def _insert(table: str, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]],
-            progress: Callable[[int], None], batch: int = 5000) -> int:
-    """Write `rows` with batched INSERTs (SQLite); the times given are kept (the ORM's
-    auto_now_add would overwrite them)."""
-    quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
-    marks = ", ".join(["%s"] * len(columns))
-    name = connection.ops.quote_name(table)
-    sql = f"INSERT INTO {name} ({quoted}) VALUES ({marks})"  # noqa: S608 (names from the models)
-    written, chunk = 0, []
-    with connection.cursor() as cursor:
-        for row in rows:
-            chunk.append(row)
-            if len(chunk) >= batch:
-                cursor.executemany(sql, chunk)
-                written += len(chunk)
-                chunk = []
-                progress(written)
-        if chunk:
-            cursor.executemany(sql, chunk)
-            written += len(chunk)
-    progress(written)
-    return written
-
-
-def _write(model: Any, columns: tuple[str, ...], rows: Iterator[tuple[Any, ...]],
-           progress: Callable[[int], None]) -> int:
-    if connection.vendor == "postgresql":
-        return _copy(model._meta.db_table, columns, rows, progress)
-    return _insert(model._meta.db_table, columns, rows, progress)
-
-
 def large_class_seed(*, course: Course, students: int, per_student: int, first: int = 1,
                      seed: int = 5, progress: Progress | None = None,
                      password: str = "") -> tuple[int, int]:
@@ -274,7 +227,7 @@ def large_class_seed(*, course: Course, students: int, per_student: int, first: 
         existing = set(user_model.objects.filter(username__in=wanted)
                        .values_list("username", flat=True))
         missing = [name for name in wanted if name not in existing]
-        _write(user_model, ("password", "is_superuser", "username", "first_name", "last_name",
+        rows_write(user_model, ("password", "is_superuser", "username", "first_name", "last_name",
                             "email", "is_staff", "is_active", "date_joined"),
                ((hashed, False, name, name.capitalize(), f"Lastname{i % 997:03d}",
                  f"{name}@example.org", False, True, now) for i, name in enumerate(missing)),
@@ -284,7 +237,7 @@ def large_class_seed(*, course: Course, students: int, per_student: int, first: 
                        .values_list("user_id", flat=True))
         new = [(ids[name], i) for i, name in enumerate(wanted, start=first)
                if ids[name] not in enrolled]
-        _write(Enrollment, ("user_id", "course_id", "role", "group", "external_id", "is_active",
+        rows_write(Enrollment, ("user_id", "course_id", "role", "group", "external_id", "is_active",
                             "created_at"),
                ((user_id, course.pk, Enrollment.Role.STUDENT, "A" if i % 2 else "B", "", True,
                  now) for user_id, i in new),
@@ -294,7 +247,7 @@ def large_class_seed(*, course: Course, students: int, per_student: int, first: 
         chosen = sorted(pk for pk in ids.values() if pk not in answered) if per_student else []
         total = len(chosen) * per_student
         pools = part_pools(course)  # before COPY holds the connection
-        written = _write(Submission, SUBMISSION_COLUMNS,
+        written = rows_write(Submission, SUBMISSION_COLUMNS,
                          _rows(course, pools, chosen, per_student, seed),
                          lambda done: report("answers", done, total)) if chosen else 0
         # The answers were graded with the modules' own numbers: those are these students'
@@ -303,14 +256,5 @@ def large_class_seed(*, course: Course, students: int, per_student: int, first: 
             [DefaultVariant(course=course, student_id=pk) for pk in chosen],
             batch_size=5000, ignore_conflicts=True)
     progress_rebuild(course=course, progress=lambda done, all_: report("progress", done, all_))
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            if connection.in_atomic_block:  # VACUUM cannot run in a transaction
-                cursor.execute("ANALYZE")
-            else:
-                # After a bulk load, as autovacuum would do later: sets the visibility map,
-                # so the dashboard's covering indexes are read without the table.
-                for model in (Submission, PartProgress, StudentProgress):
-                    cursor.execute(f"VACUUM (ANALYZE) {model._meta.db_table}")
-                cursor.execute("ANALYZE")
+    tables_analyze((Submission, PartProgress, StudentProgress))
     return len(missing), written

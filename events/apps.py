@@ -8,9 +8,12 @@ class EventsConfig(AppConfig):
     name = "events"
 
     def ready(self) -> None:
+        from core.content_cache import content_watch
         from events import personal_data
+        from events.models import WebhookSubscription
         from events.outbox import outbox_consumer_register
         from events.webhooks import webhook_deliveries_record, webhook_deliveries_record_many
 
         outbox_consumer_register(webhook_deliveries_record, many=webhook_deliveries_record_many)
         personal_data.register()
+        content_watch(WebhookSubscription)

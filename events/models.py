@@ -4,6 +4,7 @@ import uuid
 
 from django.db import models
 
+from core.content_cache import VersionedQuerySet
 from courses.models import Course
 
 
@@ -16,6 +17,8 @@ class WebhookSubscription(models.Model):
     secret = models.CharField(max_length=100, editable=False, help_text="HMAC-SHA256 key")
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -2,6 +2,7 @@
 when it closes (the course's late window), what a late answer costs, and setting them
 (instructors; extensions also TAs where the course allows it)."""
 
+import copy
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -13,8 +14,9 @@ from django.db.models import Subquery
 from django.utils import timezone
 
 from courses.access import STAFF_ROLES
+from courses.content_reads import course_modules, module_exercise_ids
 from courses.models import Course, CourseModule, Enrollment, Exercise, Module
-from grading.deadline_statement import exercise_deadline_rows
+from grading.course_dates import course_deadlines, course_policy
 from grading.events import grade_changed_record
 from grading.models import Deadline, DeadlineExtension, DeadlinePolicy
 from grading.staff import MAX_REASON, StaffActionRefused, course_exercise, course_student, require_role
@@ -35,9 +37,9 @@ def deadline_for(*, student: User, course: Course, exercise: Exercise) -> dateti
 
 
 def deadline_policy_of(*, course: Course) -> DeadlinePolicy:
-    """The course's deadline policy (an unsaved default one when none was set); one query."""
-    policy = DeadlinePolicy.objects.filter(course=course).first()
-    return policy if policy is not None else DeadlinePolicy(course=course)
+    """The course's deadline policy (an unsaved default one when none was set); no query
+    when the content cache has it."""
+    return _policy_copy(course)
 
 
 def policy_zone(policy: DeadlinePolicy) -> ZoneInfo:
@@ -118,24 +120,37 @@ def deadline_statuses(*, student: User, course: Course) -> dict[int, DeadlineSta
     """The student's deadline on every exercise of the course that has one, by exercise id
     (exercises without a deadline are absent): its own due date in the course, else its
     module's default due date in the course (as `deadline_status` reads them), each with the
-    student's extension. One statement: the exercises with their due dates, the student's
-    extensions and the course's policy (`grading.deadline_statement`)."""
-    rows = exercise_deadline_rows(course_id=course.pk, student_id=student.pk)
-    if not rows:
+    student's extension. The dates, the modules' exercises and the policy come from the
+    content cache; the student's extensions are one query (none without a deadline)."""
+    due: dict[int, datetime] = {}
+    for module_id, link in course_modules(course_id=course.pk).items():
+        if link.due_at is not None:
+            due.update(dict.fromkeys(module_exercise_ids(module_id=module_id), link.due_at))
+    due.update(course_deadlines(course_id=course.pk))
+    if not due:
         return {}
-    policy = rows[0].policy or DeadlinePolicy(course=course)
-    policy.course = course  # read with the rows, not again through the relation
+    extensions = {exercise_id: (due_at, reason) for exercise_id, due_at, reason
+                  in DeadlineExtension.objects.filter(course=course, student=student)
+                  .values_list("exercise_id", "due_at", "reason")}
+    policy = _policy_copy(course)
     statuses = {}
-    for row in rows:
-        course_due = row.own_due if row.own_due is not None else row.module_due
-        if course_due is None:
-            continue
-        later = row.extension_due is not None and row.extension_due > course_due
-        statuses[row.exercise_id] = DeadlineStatus(
-            due_at=row.extension_due if later and row.extension_due else course_due,
-            course_due_at=course_due,
-            extension_reason=row.extension_reason if later else None, policy=policy)
+    for exercise_id, course_due in due.items():
+        extension_due, reason = extensions.get(exercise_id, (None, None))
+        later = extension_due is not None and extension_due > course_due
+        statuses[exercise_id] = DeadlineStatus(
+            due_at=extension_due if later and extension_due else course_due,
+            course_due_at=course_due, extension_reason=reason if later else None,
+            policy=policy)
     return statuses
+
+
+def _policy_copy(course: Course) -> DeadlinePolicy:
+    """The course's policy (a default one when none was set), from the content cache, as an
+    instance of its own whose `course` is `course` (no query)."""
+    cached = course_policy(course_id=course.pk)
+    policy = copy.copy(cached) if cached is not None else DeadlinePolicy(course=course)
+    policy.course = course
+    return policy
 
 
 #: `deadline_status(due=...)` not given: the exercise's due date in the course is read.

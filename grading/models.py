@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 
+from core.content_cache import VersionedQuerySet
 from courses.models import Course, Exercise, Part
 
 
@@ -133,6 +134,8 @@ class Deadline(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = VersionedQuerySet.as_manager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["course", "exercise"], name="one_deadline_per_exercise")
@@ -187,6 +190,8 @@ class DeadlinePolicy(models.Model):
         "days after the deadline late answers are taken"))
     tas_grant_extensions = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"deadlines of {self.course_id}: {self.time_zone}, late {self.late}"

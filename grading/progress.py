@@ -19,9 +19,8 @@ from typing import Any
 from django.db import DatabaseError
 from django.db.models import Exists, OuterRef
 
-from core.sql_rows import row_update
+from core.sql import row_update
 from courses.models import Part
-from grading.answer_statements import course_totals_moved, progress_locked
 from grading.models import GradeOverride, PartProgress, Submission
 from grading.progress_fold import (
     FOLD_COLUMNS,
@@ -33,12 +32,14 @@ from grading.progress_fold import (
     fold_values,
     later,
 )
+from grading.progress_locks import progress_locked
 from grading.progress_totals import (
     rows_locked,
     rows_save,
     student_progress_refresh,
     students_progress_refresh,
 )
+from grading.sql import course_totals_moved
 from grading.variant_keys import parameter_definitions, variant_key
 from grading.wrong_answer_counts import (
     Kind,
@@ -158,7 +159,7 @@ def progress_is_latest(row: PartProgress, stored_as: int | None) -> bool:
 
 def progress_is_latest_pending(row: PartProgress) -> bool:
     """Whether the lab verdict of a pending prediction can be applied by difference to the
-    `row` read by `grading.answer_statements.progress_locked_for_lab_verdict`: no answer
+    `row` read by `grading.progress_locks.progress_locked_with_later`: no answer
     stored after the prediction (`later`) and none waiting for its first grading, so that
     every answer, the prediction included, is counted in the row as graded (a row that
     counts no pending answer does not count this one: it is re-aggregated)."""

@@ -2,13 +2,13 @@
 submissions read once, in (student, part, id) order, folded (grading/progress_fold.py) and
 written in bulk (PostgreSQL's COPY, elsewhere bulk_create)."""
 
-import json
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
+from core.sql import chunked_rows, copy_rows
 from courses.models import Course, Part
 from grading.models import GradeOverride, PartProgress, StudentProgress, Submission, WrongAnswerCount
 from grading.progress_fold import FOLD_COLUMNS, PART_FIELDS, Fold, fold_values
@@ -21,21 +21,17 @@ def _chunks(rows: Any) -> Iterator[list[tuple[Any, ...]]]:
     """The rows of a values_list query, 5,000 at a time, through a server-side cursor; on
     PostgreSQL read raw (the driver's values are final; the ORM's per-row work would double
     the time), elsewhere through the ORM (SQLite's raw times are naive)."""
-    if connection.vendor != "postgresql":
-        chunk = []
-        for row in rows.iterator(chunk_size=5000):
-            chunk.append(row)
-            if len(chunk) >= 5000:
-                yield chunk
-                chunk = []
-        if chunk:
-            yield chunk
+    if connection.vendor == "postgresql":
+        yield from chunked_rows(rows, 5000)
         return
-    sql, params = rows.query.sql_with_params()
-    with connections[rows.db].chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while chunk := cursor.fetchmany(5000):
+    chunk = []
+    for row in rows.iterator(chunk_size=5000):
+        chunk.append(row)
+        if len(chunk) >= 5000:
             yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _row(course_id: int, key: tuple[int, int], fold: Fold,
@@ -66,12 +62,7 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
     if connection.vendor == "postgresql":
         # One COPY per batch: between batches the connection is free again for the
         # server-side cursor the rows come from.
-        quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
-        table = connection.ops.quote_name(model._meta.db_table)
-        with connection.cursor() as cursor, cursor.cursor.copy(
-                f"COPY {table} ({quoted}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row([json.dumps(v) if isinstance(v, dict) else v for v in row])
+        copy_rows(model, columns, rows)
     else:
         model.objects.bulk_create([model(**dict(zip(columns, row, strict=True))) for row in rows])
     return len(rows)

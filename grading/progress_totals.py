@@ -5,10 +5,10 @@ reveal, every student's at a rebuild."""
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db import connection
 from django.db.models import Count, Exists, F, FloatField, Max, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
+from core.sql import rows_save
 from courses.models import Part
 from grading.models import PartProgress, StudentProgress
 from grading.progress_fold import STUDENT_FIELDS
@@ -85,21 +85,3 @@ def rows_locked(model: Any, *, course_id: int, student_ids: list[int],
                                    for student_id in sorted(missing)], ignore_conflicts=True)
         found = {row.student_id: row for row in rows.order_by("pk")}
     return found
-
-
-def rows_save(model: Any, rows: list[Any], fields: tuple[str, ...]) -> None:
-    """Store `fields` of each of `rows` (instances of `model`): one plain UPDATE statement
-    executed for every row at once (Django's bulk_update builds a CASE expression per row
-    and field, which cost 80% of a reveal's time at 100 rows)."""
-    if not rows:
-        return
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
-    quote = connection.ops.quote_name
-    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
-    # Only quoted names and placeholders are interpolated; the values are parameters.
-    sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, [
-            [column.get_db_prep_save(getattr(row, column.attname), connection)
-             for column in columns] + [row.pk] for row in rows])

@@ -20,16 +20,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from core.content_cache import content_cached
 from core.metrics import observe_submission_grade
-from core.sql_rows import row_insert
+from core.sql import row_insert
 from courses.models import Course, Enrollment, Exercise, Part
-from grading.answer_statements import (
-    ExerciseDates,
-    exercise_dates,
-    progress_locked_for_answer,
-    progress_locked_for_verdict,
-)
-from grading.carried_answers import part_grade
+from grading.carried_answers import carrying_parts, part_grade
+from grading.course_dates import ExerciseDates, exercise_dates
 from grading.deadlines import (
     UNREAD,
     DeadlineStatus,
@@ -45,6 +41,7 @@ from grading.progress import (
     progress_answer_stored,
     progress_is_latest,
 )
+from grading.progress_locks import progress_locked_for_answer, progress_locked_for_verdict
 from grading.regrade import carried_parts_regrade
 from grading.variant_assignment import Variant, variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
@@ -265,13 +262,10 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
         # One lock of the progress row, which also says whether this answer repeats a
         # counted earlier one (same answer key).
         row = progress_locked_for_verdict(course_id=submission.course_id,
-                                          student_id=submission.student_id, part=part,
+                                          student_id=submission.student_id, part_id=part.pk,
                                           answer_key=key, submission_id=submission.pk)
         latest = progress_is_latest(row, stored_as)
-        done = functools.partial(
-            verdict_record, submission=submission, why=Why.ANSWER, row=row, latest=latest,
-            part_points=float(part.points),
-            part_active=part.archived_at is None and exercise.archived_at is None)
+        done = functools.partial(verdict_record, submission=submission, why=Why.ANSWER)
         if outcome == Submission.Outcome.INVALID:
             done(verdict=NewVerdict(outcome=outcome, score=None, canonical="", counts=False,
                                     feedback=result.feedback, grading_failures=0))
@@ -303,10 +297,16 @@ def submission_grade(*, submission: Submission, variant: Variant | None = None,
                 outcome=outcome, canonical=result.canonical, counts=True, answer_key=key,
                 score=score, feedback=feedback, misconception=result.misconception or "",
                 grading_failures=0))
-            if getattr(row, "carried", False):
+            if _carried(part):
                 carried_parts_regrade(submission=submission)  # later parts use this answer
             return submission
     return lab_grading_submit(submission, variant.params)
+
+
+def _carried(part: Part) -> bool:
+    """Whether a later part of the exercise may use this part's answer (content: cached)."""
+    return content_cached(f"carried-after:{part.pk}:{part.order}",
+                          lambda: carrying_parts(part).exists())
 
 
 def _score_or_none(score: Any) -> float | None:

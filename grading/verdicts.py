@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.sql_rows import row_values_update
+from core.sql import row_values_update
 from events.outbox import Event, events_record_many
 from grading.checkers import GRADER_VERSION
 from grading.events import (
@@ -29,7 +29,13 @@ from grading.events import (
     submission_graded_record,
 )
 from grading.models import PartProgress, Submission
-from grading.progress import progress_refresh, progress_refresh_many, progress_verdict_applied
+from grading.progress import (
+    progress_is_latest_pending,
+    progress_refresh,
+    progress_refresh_many,
+    progress_verdict_applied,
+)
+from grading.progress_locks import progress_locked_with_later
 
 #: The fields of a Submission that make its verdict (only this module writes them).
 VERDICT_FIELDS = ("outcome", "score", "feedback", "misconception", "canonical",
@@ -71,26 +77,26 @@ class NewVerdict:
 
 
 def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
-                   only_if_outcome: str | None = None, row: PartProgress | None = None,
-                   latest: bool = False, part_points: float | None = None,
-                   part_active: bool = True) -> bool:
+                   only_if_outcome: str | None = None) -> bool:
     """Store `verdict` on `submission`, refresh its progress row and the student's totals
     once, update the wrong-answer sums and record the event `why` calls for, in that order,
     in the caller's transaction (one is opened if there is none). Returns False, changing
     nothing, when `only_if_outcome` is given and the stored outcome is another (a concurrent
     writer got there first).
 
-    `row`: the progress row, already locked by the caller; with `latest` the row is moved by
-    difference, else re-aggregated. `latest` is for a verdict from a known previous state:
-    the answer path's first verdict on the latest answer (`Why.ANSWER`, see
-    `grading.progress.progress_is_latest`) or the lab verdict of the latest answer, a
-    pending prediction (`Why.LAB` with `only_if_outcome` pending, see
-    `progress_is_latest_pending`); other verdicts are always re-aggregated. `part_points`
-    and `part_active` go with `latest` (the part's points and whether it counts in the
-    totals).
+    The progress row is moved by difference when that is exact, else re-aggregated: the
+    writer locks the row and decides (`_by_difference`). `submission` as the caller read it
+    (its part with the exercise loaded saves a query on the answer path).
     """
     with transaction.atomic(savepoint=False):  # the caller's transaction, no savepoint
         before = (submission.outcome, submission.score)
+        first_verdict = submission.graded_at is None
+        from_pending = why is Why.LAB and only_if_outcome == Submission.Outcome.PENDING
+        # The row is locked before the submission's UPDATE, as every writer locks them.
+        row = progress_locked_with_later(
+            course_id=submission.course_id, student_id=submission.student_id,
+            part_id=submission.part_id, submission_id=submission.pk) \
+            if (why is Why.ANSWER and first_verdict) or from_pending else None
         now = timezone.now()
         fields = _stored_fields(verdict, now)
         plain = not any(hasattr(value, "resolve_expression") for value in fields.values())
@@ -104,20 +110,32 @@ def verdict_record(*, submission: Submission, verdict: NewVerdict, why: Why,
         if not changed:
             return False
         _fields_set(submission, fields)
-        from_pending = why is Why.LAB and only_if_outcome == Submission.Outcome.PENDING
-        if row is not None and latest and part_points is not None and (
-                why is Why.ANSWER or from_pending):
+        if row is not None and _by_difference(row, from_pending=from_pending):
+            part = submission.part
             progress_verdict_applied(
                 row=row, outcome=verdict.outcome, score=verdict.score,
                 counts=submission.counts_as_attempt, canonical=submission.canonical,
                 misconception=submission.misconception, created_at=submission.created_at,
-                graded_at=now, points=part_points, active=part_active,
+                graded_at=now, points=float(part.points),
+                active=part.archived_at is None and part.exercise.archived_at is None,
                 replaces_pending=from_pending)
         else:
             progress_refresh(course_id=submission.course_id, student_id=submission.student_id,
                              part_id=submission.part_id, row=row)
         _event(submission, why, before)
     return True
+
+
+def _by_difference(row: PartProgress, *, from_pending: bool) -> bool:
+    """Whether the verdict can move the locked `row` (read with `later`) by difference:
+    the submission is the student's latest answer to the part (`later` false) and the row
+    counts it in the state the verdict replaces. A first verdict: it is the one answer the
+    row counts as ungraded (`progress_is_latest`'s rule). A lab verdict of a pending
+    prediction: no answer is ungraded and the row counts one pending
+    (`progress_is_latest_pending`)."""
+    if from_pending:
+        return progress_is_latest_pending(row)
+    return not getattr(row, "later", True) and row.ungraded == 1
 
 
 def verdicts_record_many(*, verdicts: list[tuple[Submission, NewVerdict]], why: Why,

@@ -17,12 +17,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from courses.models import Course, Enrollment
 from grading.models import PartProgress, WrongAnswerCount
+from grading.sql import wrong_answer_sums_upsert
 
 #: One kind of wrong answer of a row: (misconception, canonical form, answers).
 Kind = tuple[str, str, int]
@@ -98,15 +98,7 @@ def _sums_add(course_id: int, part_id: int, changes: list[tuple[Any, ...]]) -> N
     of one part to the sums."""
     if not changes:
         return
-    table = connection.ops.quote_name(WrongAnswerCount._meta.db_table)
-    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(changes))
-    # Only the quoted table name and placeholders are interpolated; the values are parameters.
-    sql = (f"INSERT INTO {table} (course_id, part_id, digest, misconception, canonical, "  # noqa: S608
-           f"answers, students) VALUES {rows} ON CONFLICT (course_id, part_id, digest) DO "
-           f"UPDATE SET answers = {table}.answers + excluded.answers, "
-           f"students = {table}.students + excluded.students")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for change in changes for value in change])
+    wrong_answer_sums_upsert(changes)
     # A form nobody gives any more goes: its text may be the only copy of an erased answer.
     lowered = [change[2] for change in changes if change[5] < 0]
     if lowered:

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from django.db import connections
 from django.db.models import Q
 
+from core.sql import chunked_rows, raw_rows
 from courses.models import Course
 from grading.gradebook import (
     ROW_COLUMNS,
@@ -26,7 +26,6 @@ from grading.gradebook import (
     gradebook_csv_rows,
     gradebook_students,
     module_columns,
-    raw_rows,
 )
 from grading.models import PartProgress, Submission
 
@@ -111,22 +110,19 @@ def _submission_rows(course: Course) -> Iterator[list[str]]:
                      "counts_as_attempt", "misconception", "raw_answer", "canonical", "feedback",
                      "graded_at")
     )
-    sql, params = query.query.sql_with_params()
     # A chunked cursor (server-side on PostgreSQL) read CHUNK rows at a time, without the
     # ORM's per-value converters, which cost more than the query for a large course.
-    with connections[query.db].chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(CHUNK):
-            for (pk, username, exercise, part, seed, created, outcome, score, points, counts,
-                 misconception, raw, canonical, feedback, graded) in rows:
-                yield [
-                    str(pk), csv_safe(username), exercise, part,
-                    "" if seed is None else str(seed), _iso(created), outcome,
-                    "" if score is None else f"{score:g}",
-                    "" if score is None else f"{score * points:g}", "1" if counts else "0",
-                    csv_safe(misconception), csv_safe(raw), csv_safe(canonical),
-                    csv_safe(feedback), _iso(graded),
-                ]
+    for rows in chunked_rows(query, CHUNK):
+        for (pk, username, exercise, part, seed, created, outcome, score, points, counts,
+             misconception, raw, canonical, feedback, graded) in rows:
+            yield [
+                str(pk), csv_safe(username), exercise, part,
+                "" if seed is None else str(seed), _iso(created), outcome,
+                "" if score is None else f"{score:g}",
+                "" if score is None else f"{score * points:g}", "1" if counts else "0",
+                csv_safe(misconception), csv_safe(raw), csv_safe(canonical),
+                csv_safe(feedback), _iso(graded),
+            ]
 
 
 def submissions_csv(*, course: Course) -> Iterator[str]:

@@ -18,10 +18,8 @@ from typing import Any
 from django.db import transaction
 
 from courses.models import Lab
-from grading.answer_statements import progress_locked_for_lab_verdict
 from grading.checkers import grade
 from grading.models import Submission
-from grading.progress import progress_is_latest_pending
 from grading.variant_assignment import variant_for
 from grading.verdicts import ONE_MORE_FAILURE, NewVerdict, Why, verdict_record
 from labs.models import LabRun
@@ -185,15 +183,9 @@ def _shown_answer(spec: dict[str, Any], value: Any) -> str:
 
 def _verdict_stored(submission: Submission, verdict: NewVerdict) -> None:
     """Store the lab's `verdict` on the prediction through the one writer, only while it is
-    still pending (a redelivered task or a second sweep changes nothing), with its progress
-    row locked first: moved by difference when the prediction is the student's latest answer
-    to the part, else re-aggregated."""
-    part = submission.part
+    still pending (a redelivered task or a second sweep changes nothing); the writer moves
+    the progress row by difference when the prediction is the student's latest answer to
+    the part, else re-aggregates it."""
     with transaction.atomic():
-        row = progress_locked_for_lab_verdict(
-            course_id=submission.course_id, student_id=submission.student_id, part_id=part.pk,
-            submission_id=submission.pk)
         verdict_record(submission=submission, why=Why.LAB, verdict=verdict,
-                       only_if_outcome=Submission.Outcome.PENDING, row=row,
-                       latest=progress_is_latest_pending(row), part_points=float(part.points),
-                       part_active=part.archived_at is None and part.exercise.archived_at is None)
+                       only_if_outcome=Submission.Outcome.PENDING)

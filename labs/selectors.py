@@ -5,15 +5,40 @@ from functools import cached_property
 from typing import cast
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Exists, OuterRef, QuerySet, TextField
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.http import Http404
 
-from courses.models import Course, Enrollment, Exercise, Lab
-from labs.lab_statements import enrolled_lab_get, lab_predictions_due, lab_runs_latest
+from core.compiled_query import CompiledQuery
+from courses.content_reads import course_lab
+from courses.models import Course, Enrollment, Exercise, Lab, Part
+from courses.selectors import enrollment_find
+from grading.models import Submission
 from labs.models import LabRun
 from labs.simulations import SIMULATIONS
 
 #: How many of a student's earlier runs a lab page lists.
 RUNS_LISTED = 20
+
+
+def _runs(lab_id: int, course_id: int, requester_id: int) -> QuerySet[LabRun]:
+    return (LabRun.objects.filter(lab_id=lab_id, course_id=course_id, requester_id=requester_id)
+            .defer("result").order_by("-queued_at", "-id")[:RUNS_LISTED])
+
+
+def _due(module_id: int, lab_slug: str, course_id: int, student_id: int) -> QuerySet[Exercise]:
+    committed = Submission.objects.filter(part_id=OuterRef("pk"), student_id=student_id,
+                                          course_id=course_id, counts_as_attempt=True)
+    # The key as text (a plain comparison, so the slug can be a compiled parameter).
+    due_parts = (Part.objects.active().annotate(lab=Cast(KT("spec__lab"), TextField()))
+                 .filter(exercise_id=OuterRef("pk"), lab=lab_slug).exclude(Exists(committed)))
+    return (Exercise.objects.active().filter(module_id=module_id)
+            .filter(Exists(due_parts)).order_by("order", "id"))
+
+
+_RUNS = CompiledQuery(_runs, lab_id=int, course_id=int, requester_id=int)
+_DUE = CompiledQuery(_due, module_id=int, lab_slug=str, course_id=int, student_id=int)
 
 
 class LabPage:
@@ -27,8 +52,8 @@ class LabPage:
     @cached_property
     def runs(self) -> list[LabRun]:
         """The student's latest runs of the lab, newest first, without results or plots."""
-        return lab_runs_latest(lab_id=self.lab.pk, course_id=self.enrollment.course_id,
-                               requester_id=self.enrollment.user_id, limit=self._runs_listed)
+        return _RUNS.rows(lab_id=self.lab.pk, course_id=self.enrollment.course_id,
+                          requester_id=self.enrollment.user_id)[:self._runs_listed]
 
     @cached_property
     def predictions_due(self) -> list[Exercise]:
@@ -46,20 +71,25 @@ def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: s
     no such lab."""
     if not user.is_authenticated:
         raise Http404("No such course.")
-    found = enrolled_lab_get(user_id=user.pk, course_slug=course_slug, lab_slug=lab_slug)
-    if found.enrollment is None:
+    enrollment = enrollment_find(user_id=user.pk, course_slug=course_slug)
+    if enrollment is None:
         raise Http404("No such course.")
-    if found.lab is None:
+    lab = course_lab(course_id=enrollment.course_id, lab_slug=lab_slug)
+    if lab is None:
         raise Http404("No such lab.")
-    return LabPage(enrollment=found.enrollment, lab=found.lab, runs_listed=runs)
+    return LabPage(enrollment=enrollment, lab=lab, runs_listed=runs)
 
 
 def predictions_due(*, lab: Lab, course: Course, student_id: int | None) -> list[Exercise]:
     """The active prediction exercises graded by `lab` in which the student has not yet
     committed (made a counted attempt at) every part: running the lab first would show the
-    answer. In exercise order, one query."""
-    return lab_predictions_due(module_id=lab.module_id, lab_slug=lab.slug, course_id=course.pk,
-                               student_id=student_id)
+    answer. In exercise order, one compiled query."""
+    if student_id is None:
+        return list(Exercise.objects.active().filter(
+            module_id=lab.module_id, parts__archived_at__isnull=True, parts__spec__lab=lab.slug)
+            .distinct().order_by("order", "id"))
+    return _DUE.rows(module_id=lab.module_id, lab_slug=lab.slug, course_id=course.pk,
+                     student_id=student_id)
 
 
 def lab_run_for_student(*, user: User | AnonymousUser, course_slug: str, run_uuid: uuid.UUID,

@@ -28,11 +28,11 @@ from courses.access import is_course_staff
 from courses.models import Course, Lab
 from courses.plain_maths import plain_maths
 from labs.answer_guard import unsolved_exercise_computed
-from labs.claims import RunClaim, run_claim
 from labs.events import lab_run_finished_record
 from labs.models import LabRun
 from labs.selectors import predictions_due
 from labs.simulations import SIMULATIONS, validate_params
+from labs.sql import RunClaim, run_claim
 
 logger = logging.getLogger(__name__)
 

@@ -3,14 +3,14 @@ and the sessions kept afterwards. Each in a fixed number of queries whatever the
 answers (the distribution is aggregated in SQL, see live/distribution.py)."""
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from core.sql_rows import ModelColumns, row_instances
-from courses.models import Course, Enrollment, Exercise, Part
+from core.compiled_query import CompiledQuery
+from courses.models import Enrollment
 from courses.selectors import course_students
 from grading.lab_graded import lab_graded
 from grading.models import Submission
@@ -154,34 +154,24 @@ def live_sessions_of_course(*, course_id: int) -> QuerySet[LiveSession]:
             .order_by("-opened_at", "-pk"))
 
 
-_BANNER_LAYOUT = (ModelColumns(LiveSession, "ls"), ModelColumns(Part, "p"),
-                  ModelColumns(Exercise, "x"))
-_BANNER_SQL = (
-    f"SELECT {_BANNER_LAYOUT[0].select}, {_BANNER_LAYOUT[1].select}, "  # noqa: S608
-    f"{_BANNER_LAYOUT[2].select} FROM {LiveSession._meta.db_table} ls "
-    f"JOIN {Course._meta.db_table} c ON c.id = ls.course_id "
-    f"JOIN {Part._meta.db_table} p ON p.id = ls.part_id "
-    f"JOIN {Exercise._meta.db_table} x ON x.id = p.exercise_id "
-    f"WHERE c.slug = %s AND ls.state = %s AND EXISTS(SELECT 1 FROM "
-    f"{Enrollment._meta.db_table} e WHERE e.course_id = c.id AND e.user_id = %s "
-    "AND e.is_active AND e.role = %s) ORDER BY ls.opened_at DESC, ls.id DESC LIMIT 1"
-)
+def _open_for_student(user_id: int, course_slug: str) -> QuerySet[LiveSession]:
+    student = Enrollment.objects.filter(course_id=OuterRef("course_id"), user_id=user_id,
+                                        is_active=True, role=Enrollment.Role.STUDENT)
+    return (LiveSession.objects.filter(course__slug=course_slug, state=LiveSession.State.OPEN)
+            .filter(Exists(student)).select_related("part__exercise")
+            .order_by("-opened_at", "-id")[:1])
+
+
+_OPEN_FOR_STUDENT = CompiledQuery(_open_for_student, user_id=int, course_slug=str)
 
 
 def live_open_for_student(*, user: User | AnonymousUser, course_slug: str) -> LiveSession | None:
     """The newest session still taking answers in the course, if `user` is one of its active
     students (for the banner on the course's pages), with its part and exercise. One
-    statement written by hand: every course page asks, and almost always finds none."""
+    compiled query: every course page asks, and almost always finds none."""
     if not user.is_authenticated:
         return None
-    found = row_instances(_BANNER_SQL, [course_slug, LiveSession.State.OPEN, user.pk,
-                                        Enrollment.Role.STUDENT], _BANNER_LAYOUT)
-    if found is None:
-        return None
-    session, part, exercise = found[0]  # inner joins: never None
-    cast(Part, part).exercise = cast(Exercise, exercise)
-    cast(LiveSession, session).part = cast(Part, part)
-    return cast(LiveSession, session)
+    return _OPEN_FOR_STUDENT.first(user_id=user.pk, course_slug=course_slug)
 
 
 def live_session_rows(*, session: LiveSession) -> QuerySet[LiveAnswer]:

@@ -7,6 +7,8 @@ auth user), contexts (with AGS and NRPS endpoints), resource links and line item
 
 from django.db import models
 
+from core.content_cache import VersionedQuerySet
+
 
 class CourseLink(models.Model):
     """An LMS context (a course on the platform) taught as one of our Courses."""
@@ -16,6 +18,8 @@ class CourseLink(models.Model):
     course = models.ForeignKey(
         "courses.Course", on_delete=models.PROTECT, related_name="lti_links")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.context} -> {self.course}"

@@ -11,12 +11,12 @@ from django.http import Http404
 
 from courses.models import Course, Enrollment, Part
 from grading.answer_display import AnswerView, answer_views
-from grading.answer_statements import ExerciseDates
+from grading.course_dates import ExerciseDates
 from grading.models import Submission
 from grading.variant_assignment import Variant, variant_for, variant_of
 from grading.variant_numbers import StudentQuestion, student_question
 from labs.models import LabRun
-from student.part_statement import enrolled_part_get, part_history
+from student.enrolled_part import enrolled_part_get, part_history
 from student.part_views import WAITING, PartView, choice_texts, part_options, part_view
 
 

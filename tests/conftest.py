@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 import pytest
 from django.conf import settings
 
+from core.content_cache import content_cache_reset
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
 from courses.services import content_sync
 from tests import flush
@@ -41,6 +42,13 @@ def require_service(name: str, url: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"{message} (CI must provide it)")
     pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _content_cache_fresh() -> None:
+    """Each test reads its own content: nothing cached by an earlier test (whose rows, keys
+    included, were rolled back) is read again."""
+    content_cache_reset()
 
 
 _CONTENT_MODELS = (Module, Section, Figure, Lab, Exercise, Part)

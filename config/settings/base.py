@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "core",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -301,8 +302,9 @@ if CHANNEL_LAYER_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Sessions in the database (Django's store), read by one hand-written statement (core/sessions.py).
-SESSION_ENGINE = "core.sessions"
+# Sessions in the database, read through the cache (Django's cached_db store): a signed-in
+# request reads its session from the cache, and the database only when the cache lost it.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Caches: per-process memory by default; CACHE_URL (e.g. redis://...) in production so that
 # rate limits and throttles are shared by every web process.

@@ -49,8 +49,8 @@ SIGN_IN_ADDRESS_MAX_FAILURES = _env.int("SIGN_IN_ADDRESS_MAX_FAILURES", default=
 SIGN_IN_ADDRESS_WINDOW_SECONDS = _env.int("SIGN_IN_ADDRESS_WINDOW_SECONDS", default=900)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # ModelBackend, reading the user of each request by hand (core/auth_backend.py).
-    "core.auth_backend.UserBackend",
+    # ModelBackend, reading the user of each request from the cache (core/user_cache.py).
+    "core.user_cache.CachedUserBackend",
 ]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

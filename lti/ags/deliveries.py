@@ -18,22 +18,21 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from lti_tool.models import LtiContext, LtiDeployment, LtiUser
+from lti_tool.models import LtiContext, LtiUser
 
+from core.content_cache import content_cached
 from core.queueing import task_send, task_send_on_commit
-from core.sql_rows import ModelColumns, instances
 from courses.models import Course, Exercise
 from lti.ags.connector import AGS_SCOPES, PlatformClient, PlatformError
 from lti.ags.lineitems import line_item_ensure, scores_url
 from lti.ags.scores import exercise_score
-from lti.models import CourseLink
 from lti.scores_models import ScoreDelivery
 
 logger = logging.getLogger(__name__)
@@ -60,28 +59,13 @@ def retry_delay(attempts: int) -> float:
     return float(min(cap, base * 2 ** max(0, attempts - 1)))
 
 
-_CONTEXT_LAYOUT = (ModelColumns(LtiContext, "x"), ModelColumns(LtiDeployment, "d"))
-_CONTEXTS_SQL = (
-    f"SELECT {_CONTEXT_LAYOUT[0].select}, {_CONTEXT_LAYOUT[1].select} "  # noqa: S608
-    f"FROM {LtiContext._meta.db_table} x "
-    f"JOIN {CourseLink._meta.db_table} l ON l.context_id = x.id "
-    f"JOIN {LtiDeployment._meta.db_table} d ON d.id = x.deployment_id "
-    "WHERE l.course_id = %s ORDER BY x.id"
-)
-
-
 def lms_contexts(course_id: int) -> list[LtiContext]:
-    """The LMS contexts linked to the course, each with its deployment (one statement,
-    written by hand: every graded answer asks, and the course usually has none or one)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_CONTEXTS_SQL, [course_id])
-        rows = cursor.fetchall()
-    found = []
-    for row in rows:
-        context, deployment = instances(row, _CONTEXT_LAYOUT)[0]  # inner joins: never None
-        cast(LtiContext, context).deployment = cast(LtiDeployment, deployment)
-        found.append(cast(LtiContext, context))
-    return found
+    """The LMS contexts linked to the course, each with its deployment: every graded answer
+    asks (and the course usually has none or one), so from the content cache, no query once
+    cached. The instances are shared: never change them."""
+    return content_cached(f"lms-contexts:{course_id}", lambda: list(
+        LtiContext.objects.filter(course_link__course_id=course_id)
+        .select_related("deployment").order_by("id")))
 
 
 def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int,

@@ -17,7 +17,7 @@ from lti_tool.views import OIDCLoginInitView
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException
 
-from core.auth_backend import USER_BACKEND
+from core.user_cache import USER_BACKEND
 from courses.models import Enrollment
 from lti.message_launch import launch_validate
 from lti.rejections import rejection_for

@@ -14,7 +14,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import reverse_lazy
 
-from core.auth_backend import USER_BACKEND
+from core.user_cache import USER_BACKEND
 from courses.password_links import password_reset_users
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from core.auth_backend import USER_BACKEND
+from core.user_cache import USER_BACKEND
 from courses.people import PeopleRefused, invite_accept, invite_find, invite_sign_up
 
 

@@ -132,7 +132,7 @@ def _listening(port: int) -> bool:
 def _session_cookie(user: User) -> str:
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "core.auth_backend.UserBackend"
+    store[BACKEND_SESSION_KEY] = "core.user_cache.CachedUserBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     return str(store.session_key)

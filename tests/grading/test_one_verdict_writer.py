@@ -38,14 +38,14 @@ def test_the_scan_reads_every_installed_app_and_the_helpers_they_import() -> Non
                     for c in apps.get_app_configs() if Path(c.path).resolve().is_relative_to(ROOT)}
     assert {"live", "grading", "labs", "demo"} <= project_apps
     assert all(any(s.startswith(f"{app}/") for s in scanned) for app in project_apps)
-    assert "core/sql_rows.py" in scanned  # not an app: reached through the apps' imports
+    assert "core/sql.py" in scanned  # not an app: reached through the apps' imports
     assert not any(s.startswith("tests/") or "/migrations/" in s for s in scanned)
 
 
 def test_the_projects_row_builders_are_found_as_writers() -> None:
     """Every function of the scanned code that writes rows of a model or instance it is
     given through SQL built from its `_meta` is a writer, classified as updating or
-    inserting by its statement (the row builders of core/sql_rows.py, while they exist)."""
+    inserting by its statement (the row builders of core/sql.py, while they exist)."""
     scan = project_scan(ALLOWED)
     builders = 0
     for path, tree in scan.trees.items():

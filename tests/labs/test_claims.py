@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from courses.models import Lab
-from labs.claims import CLAIM_SQL, run_claim
 from labs.models import LabRun
 from labs.services import lab_run_execute, lab_run_request
+from labs.sql import claim_sql, run_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -68,8 +68,11 @@ def test_finished_and_missing_runs_are_not_claimable(run):
 
 
 def test_the_claim_statement_names_the_models_tables():
-    assert f'UPDATE "{LabRun._meta.db_table}"' in CLAIM_SQL
-    assert f'FROM "{Lab._meta.db_table}"' in CLAIM_SQL
+    from django.db import connection
+
+    sql = claim_sql(connection.vendor)
+    assert f'UPDATE "{LabRun._meta.db_table}"' in sql
+    assert f'FROM "{Lab._meta.db_table}"' in sql
 
 
 def test_a_stale_worker_s_late_write_is_refused_while_the_new_claim_runs(run):

@@ -7,6 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from events.models import WebhookDelivery, WebhookSubscription
+from events.outbox import Event
+from events.webhooks import webhook_deliveries_record_many
 from grading.models import DefaultVariant, GradeOverride, PartProgress, StudentProgress, Submission
 from grading.overrides import grade_override_create
 from grading.progress_fold import PART_FIELDS, STUDENT_FIELDS
@@ -17,6 +19,7 @@ from labs.predictions import prediction_run_request, predictions_grade_for_run
 from live.answers import live_answer_submit
 from live.reveal import live_reveal
 from live.sessions import live_session_open, live_session_run
+from lti.ags.deliveries import lms_contexts
 from tests.grading.test_progress import _counts
 from tests.live.conftest import enrol_students
 
@@ -100,6 +103,9 @@ def test_queries_do_not_grow_with_the_room(course, staff, analogy):
     room = live_session_open(staff=staff, part_id=analogy.pk, variant="class")
     held = _held(room, students, ANSWERS * 4)
     run = _class_run(room, staff)
+    lms_contexts(course.pk)  # the content cache warm, as in a running service
+    webhook_deliveries_record_many([Event(name="warm-up", course_id=course.pk, subject_id=0,
+                                          build_payload=dict)])
     counted = []
     for chunk in (held[:6], held[6:24]):  # the same four answers in each: one UPDATE each
         with CaptureQueriesContext(connection) as queries:

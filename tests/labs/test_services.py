@@ -8,7 +8,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from courses.models import Lab
-from labs.claims import RunClaim, run_claim
 from labs.models import LabRun
 from labs.services import (
     LabParamsInvalid,
@@ -18,6 +17,7 @@ from labs.services import (
     lab_run_request,
     lab_run_sweep,
 )
+from labs.sql import RunClaim, run_claim
 
 pytestmark = pytest.mark.django_db
 

@@ -107,7 +107,7 @@ def _sessions_create(names: list[str]) -> dict[str, str]:
     for user in get_user_model().objects.filter(username__in=names):
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "core.auth_backend.UserBackend"
+        store[BACKEND_SESSION_KEY] = "core.user_cache.CachedUserBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         sessions[user.username] = str(store.session_key)

@@ -1,5 +1,5 @@
-"""The answer path's hand-written statements say what the ORM queries they replace said, on
-SQLite and PostgreSQL alike (both CI passes run this file)."""
+"""The progress row's locking reads find the row (creating it) and say what their callers ask
+alongside, on SQLite and PostgreSQL alike (both CI passes run this file)."""
 
 from datetime import timedelta
 
@@ -7,17 +7,13 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from courses.models import CourseModule, Part
-from grading.answer_statements import (
-    course_totals_moved,
-    exercise_dates,
+from courses.models import Part
+from grading.models import PartProgress, Submission
+from grading.progress_locks import (
     progress_locked_for_answer,
-    progress_locked_for_lab_verdict,
     progress_locked_for_verdict,
+    progress_locked_with_later,
 )
-from grading.carried_answers import carrying_parts
-from grading.models import Deadline, PartProgress, StudentProgress, Submission
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +71,7 @@ def test_an_answer_older_than_the_window_is_not_resent(alice, course, steps):
 def _verdict_row(student, course, part, key: str, submission: Submission) -> PartProgress:
     with transaction.atomic():
         return progress_locked_for_verdict(course_id=course.pk, student_id=student.pk,
-                                           part=part, answer_key=key,
+                                           part_id=part.pk, answer_key=key,
                                            submission_id=submission.pk)
 
 
@@ -94,7 +90,7 @@ def test_later_means_another_answer_of_the_student_to_the_part_after_the_one_nam
         alice, bob, course, steps):
     def later(submission: Submission) -> bool:
         with transaction.atomic():
-            return progress_locked_for_lab_verdict(
+            return progress_locked_with_later(
                 course_id=course.pk, student_id=alice.pk, part_id=steps.pk,
                 submission_id=submission.pk).later  # type: ignore[attr-defined]
 
@@ -108,75 +104,6 @@ def test_later_means_another_answer_of_the_student_to_the_part_after_the_one_nam
     assert later(earlier)
     _answer(alice, course, steps, "7")
     assert later(prediction)
-
-
-def test_carried_agrees_with_the_orm_query_of_carrying_parts(alice, course, steps):
-    later = Part.objects.get(exercise=steps.exercise, key="attention_steps")
-    submission = _answer(alice, course, steps, "12")
-
-    def both() -> tuple[bool, bool]:
-        row = _verdict_row(alice, course, steps, "k", submission)
-        return (bool(row.carried), carrying_parts(steps).exists())  # type: ignore[attr-defined]
-
-    assert both() == (False, False)
-    later.spec = {**later.spec, "reference": '2*ANSWER("rnn_steps")'}  # any case, as icontains
-    later.save(update_fields=["spec"])
-    assert both() == (True, True)
-    later.archived_at = timezone.now()
-    later.save(update_fields=["archived_at"])
-    assert both() == (False, False)
-    # an earlier part's reference carries nothing to this one
-    later_row = Part.objects.select_related("exercise").get(pk=later.pk)
-    Part.objects.filter(pk=later.pk).update(archived_at=None)
-    steps.spec = {**steps.spec, "reference": 'answer("x")'}
-    steps.save(update_fields=["spec"])
-    row = _verdict_row(alice, course, later_row, "k", submission)
-    carried = bool(row.carried)
-    assert carried is False and not carrying_parts(later_row).exists()
-
-
-def test_exercise_dates_give_the_modules_dates_and_the_exercises_own_deadline(course, steps):
-    exercise = steps.exercise
-    link = CourseModule.objects.get(course=course, module_id=exercise.module_id)
-    assert exercise_dates(course_id=course.pk, module_id=exercise.module_id,
-                          exercise_id=exercise.pk) == (None, None, None)
-    opens, due, own = (timezone.now().replace(microsecond=0) + timedelta(days=d)
-                       for d in (-3, 4, 6))
-    CourseModule.objects.filter(pk=link.pk).update(release_at=opens, due_at=due)
-    Deadline.objects.create(course=course, exercise=exercise, due_at=own,
-                            updated_by=UserFactory(username="instructor"))
-    dates = exercise_dates(course_id=course.pk, module_id=exercise.module_id,
-                           exercise_id=exercise.pk)
-    assert dates == (opens, due, own)
-    assert all(d is not None and timezone.is_aware(d) for d in dates)
-
-
-def test_exercise_dates_are_none_for_a_module_the_course_does_not_run(course, steps):
-    assert exercise_dates(course_id=course.pk, module_id=steps.exercise.module_id + 999,
-                          exercise_id=steps.exercise_id) is None
-
-
-def test_course_totals_move_by_difference_and_their_times_only_forward(alice, course):
-    assert not course_totals_moved(course_id=course.pk, student_id=alice.pk, total=1.0,
-                                   solved=1, attempts=1, awaiting_review=0,
-                                   last_activity=None, changed_at=None)  # no row yet
-    then = timezone.now().replace(microsecond=0)
-    StudentProgress.objects.create(course=course, student=alice, total=2.0, parts_solved=1,
-                                   attempts=3, awaiting_review=1, last_activity=then,
-                                   changed_at=then)
-    assert course_totals_moved(course_id=course.pk, student_id=alice.pk, total=0.5, solved=1,
-                               attempts=1, awaiting_review=-1,
-                               last_activity=then - timedelta(hours=1),
-                               changed_at=then + timedelta(hours=1))
-    row = StudentProgress.objects.get(course=course, student=alice)
-    assert (row.total, row.parts_solved, row.attempts, row.awaiting_review) == (2.5, 2, 4, 0)
-    assert row.last_activity == then  # an earlier time does not move it back
-    assert row.changed_at == then + timedelta(hours=1)
-    course_totals_moved(course_id=course.pk, student_id=alice.pk, total=0.0, solved=0,
-                        attempts=0, awaiting_review=0, last_activity=None, changed_at=None)
-    assert StudentProgress.objects.get(course=course, student=alice).changed_at == \
-        then + timedelta(hours=1)  # None moves nothing
-
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,4 +1,5 @@
-"""Claiming a lab run for a worker: one conditional UPDATE that returns what the run needs.
+"""Labs' SQL: claiming a lab run for a worker, one conditional UPDATE that returns what the
+run needs.
 
 A run is claimable when it is queued, or running with no heartbeat for `stale_after` (its
 worker is presumed dead). Claiming bumps `attempts`, and that number is the claim's fencing
@@ -8,6 +9,7 @@ run's path; the ORM's update() cannot return rows, and a SELECT before and after
 round trips.
 """
 
+import functools
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,6 +17,8 @@ from typing import Any
 
 from django.db import connection
 
+from core.sql import column, table
+from courses.models import Lab
 from labs.models import LabRun
 
 
@@ -30,14 +34,26 @@ class RunClaim:
     has_submission: bool
 
 
-# Table names are the models' (LabRun._meta.db_table, Lab._meta.db_table); test_claims runs it.
-CLAIM_SQL = (
-    'UPDATE "labs_labrun" SET "status" = %s, "attempts" = "attempts" + 1, "started_at" = %s, '
-    '"heartbeat_at" = %s, "progress" = 0 '
-    'WHERE "id" = %s AND ("status" = %s OR ("status" = %s AND "heartbeat_at" < %s)) '
-    'RETURNING "attempts", "params", "seed", "course_id", "submission_id", '
-    '(SELECT "simulation" FROM "courses_lab" WHERE "courses_lab"."id" = "labs_labrun"."lab_id")'
-)
+@functools.cache
+def claim_sql(vendor: str) -> str:
+    """The claim statement for this database; its named parameters are those `run_claim`
+    passes. Table and column names come from the models."""
+    run = {name: column(LabRun, name) for name in (
+        "id", "status", "attempts", "started_at", "heartbeat_at", "progress", "params",
+        "seed", "course", "submission", "lab")}
+    runs, labs = table(LabRun), table(Lab)
+    lab_id, simulation = column(Lab, "id"), column(Lab, "simulation")
+    # Only the models' own table and column names are put into the statement.
+    return (
+        f"UPDATE {runs} SET {run['status']} = %(running)s, "  # noqa: S608
+        f"{run['attempts']} = {run['attempts']} + 1, {run['started_at']} = %(now)s, "
+        f"{run['heartbeat_at']} = %(now)s, {run['progress']} = 0 "
+        f"WHERE {run['id']} = %(run_id)s AND ({run['status']} = %(queued)s OR "
+        f"({run['status']} = %(running)s AND {run['heartbeat_at']} < %(stale_before)s)) "
+        f"RETURNING {run['attempts']}, {run['params']}, {run['seed']}, {run['course']}, "
+        f"{run['submission']}, (SELECT {simulation} FROM {labs} "
+        f"WHERE {labs}.{lab_id} = {runs}.{run['lab']})"
+    )
 
 
 def run_claim(run_id: int, *, now: datetime, stale_after: timedelta) -> RunClaim | None:
@@ -45,12 +61,10 @@ def run_claim(run_id: int, *, now: datetime, stale_after: timedelta) -> RunClaim
     None when it is missing, finished, or held by a live claim. One statement, committed at
     once unless the caller holds a transaction."""
     adapt = connection.ops.adapt_datetimefield_value
-    running = LabRun.Status.RUNNING
     with connection.cursor() as cursor:
-        cursor.execute(CLAIM_SQL, [
-            running, adapt(now), adapt(now), run_id,
-            LabRun.Status.QUEUED, running, adapt(now - stale_after),
-        ])
+        cursor.execute(claim_sql(connection.vendor), {
+            "running": LabRun.Status.RUNNING, "now": adapt(now), "run_id": run_id,
+            "queued": LabRun.Status.QUEUED, "stale_before": adapt(now - stale_after)})
         row = cursor.fetchone()
     if row is None:
         return None
