@@ -85,7 +85,7 @@ def content_cached(key: str, load: Callable[[], T]) -> T:
     return cast(T, value)
 
 
-class VersionedQuerySet(models.QuerySet):  # type: ignore[type-arg]
+class VersionedQuerySet(models.QuerySet):
     """The QuerySet of a watched model: its bulk writes, which send no signal, bump the
     content version too (`update`, `bulk_create`, `bulk_update`; a deletion sends
     `post_delete` for each row while a receiver is connected)."""

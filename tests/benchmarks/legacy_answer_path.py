@@ -20,7 +20,7 @@ from grading.deadlines import deadline_for
 from grading.events import grade_changed_record, submission_graded_record
 from grading.lab_graded import lab_graded, lab_grading_submit
 from grading.models import Submission
-from grading.answer_statements import progress_locked
+from grading.progress_locks import progress_locked
 from grading.progress import answer_digest, progress_refresh
 from grading.penalty import penalised
 from grading.services import GRADED, AttemptState, SubmissionRefused

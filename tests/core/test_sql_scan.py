@@ -39,7 +39,7 @@ def violations(source: str) -> list[str]:
                     ) or (name == "copy" and "cursor" in receiver):
                 found.append(f"{node.lineno}: {name}()")
         if isinstance(node, ast.JoinedStr):
-            text = "".join(part.value if isinstance(part, ast.Constant) else "{}"
+            text = "".join(str(part.value) if isinstance(part, ast.Constant) else "{}"
                            for part in node.values)
             if STATEMENT.search(" ".join(text.split()) + " x"):
                 found.append(f"{node.lineno}: f-string SQL")

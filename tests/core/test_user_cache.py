@@ -69,9 +69,9 @@ def test_a_deleted_user_is_gone():
 def test_a_bulk_write_flushed_by_hand_is_seen(alice):
     CachedUserBackend().get_user(alice.pk)
     User.objects.filter(pk=alice.pk).update(first_name="Alicia")
-    assert CachedUserBackend().get_user(alice.pk).first_name != "Alicia"  # type: ignore[union-attr]
+    assert CachedUserBackend().get_user(alice.pk).first_name != "Alicia"
     user_cache_flush([alice.pk])
-    assert CachedUserBackend().get_user(alice.pk).first_name == "Alicia"  # type: ignore[union-attr]
+    assert CachedUserBackend().get_user(alice.pk).first_name == "Alicia"
 
 
 def test_a_signed_in_page_reads_neither_session_nor_user_from_the_database(client, alice):
