@@ -31,7 +31,8 @@ M = TypeVar("M", bound=Model)
 
 #: Stand-in values, one per parameter kind; each parameter gets its own (offset by its
 #: index), far from any value a statement's constants use.
-_INT_BASE = -7_340_000_000_011
+#: Within a 32-bit integer column: an out-of-range lookup compiles to no statement at all.
+_INT_BASE = -2_091_327_011
 _TEXT_MARK = "\x00compiled-query-parameter:{}\x00"
 _TIME_BASE = datetime(1001, 1, 1, tzinfo=UTC)
 
@@ -103,6 +104,7 @@ class CompiledQuery(Generic[M]):
         for position, name, adapt in compiled.slots:
             params[position] = adapt(values[name])
         compiler = copy.copy(compiled.compiler)
+        compiler.connection = connections[using]  # this thread's (connections are per thread)
         sql = compiled.sql
         compiler.as_sql = lambda *args, **kwargs: (sql, tuple(params))  # type: ignore[method-assign]
         return compiler, compiler.execute_sql(MULTI, chunked_fetch=False)
