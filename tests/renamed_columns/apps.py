@@ -21,5 +21,5 @@ class RenamedColumnsConfig(AppConfig):
     def ready(self) -> None:
         for (app_label, model_name, field_name), column in RENAMED.items():
             field = apps.get_model(app_label, model_name)._meta.get_field(field_name)
-            field.db_column = column  # type: ignore[union-attr]
-            field.set_attributes_from_name(field.name)  # type: ignore[union-attr]
+            field.db_column = column
+            field.set_attributes_from_name(field.name)
