@@ -75,7 +75,9 @@ def _grid(spec: Mapping[str, Any]) -> list[int | float]:
     count = math.floor((hi - lo) / st) + 1
     if count > MAX_GRID_POINTS:
         raise ValueError(f"the grid has more than {MAX_GRID_POINTS} values")
-    return [int(lo + k * st) if whole else float(lo + k * st) for k in range(count)]
+    if whole:  # the same integers without a Fraction each (a large grid took ~0.1 s a draw)
+        return list(range(int(lo), int(lo) + count * int(st), int(st)))
+    return [float(lo + k * st) for k in range(count)]
 
 
 def variant_drawer(
