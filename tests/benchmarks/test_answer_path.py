@@ -8,9 +8,10 @@ legacy_answer_path.py beside this file: every read a plain QuerySet built per ca
 progress row re-aggregated. It stands for "before" the compiled querysets and the content
 cache of issue 39 too (the hand-written statements they replaced are gone), so the ratio is
 what the read model buys over the plain ORM. The same students answer the same part in
-turns, one answer through each path, with a history of earlier answers that grows as they go; each answer is timed and its queries
-counted. Prints p50/p99 and queries per answer for both and the ratio of medians. Target
-(issue 21): the new path's p50 at least 2x faster. Asserts no time (machines are shared).
+turns, one answer through each path, with a history of earlier answers that grows as they
+go; each answer is timed and its queries counted. Prints p50/p99 and queries per answer
+for both and the ratio of medians. Target (issue 21): the new path's p50 at least 2x
+faster. Asserts no time (machines are shared).
 """
 
 import statistics
