@@ -188,3 +188,39 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.detail}"
+
+
+class Proctoring(models.Model):
+    """The course team's integrity settings of an assessment in a course: an access code the
+    proctor shows in the room, asked for when an attempt starts."""
+
+    assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="+")
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="+")
+    access_code = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assessment", "course"],
+                                               name="proctoring_one_per_course")]
+
+    def __str__(self) -> str:
+        return f"proctoring of {self.assessment_id} in {self.course_id}"
+
+
+class WindowExtension(models.Model):
+    """A later close of one assessment's window for one student (illness, a clash)."""
+
+    assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="+")
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+")
+    closes_at = models.DateTimeField()
+    reason = models.CharField(max_length=300)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                           related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assessment", "course", "student"],
+                                               name="window_extension_one_per_student")]
+
+    def __str__(self) -> str:
+        return f"extension of {self.assessment_id} for {self.student_id}"

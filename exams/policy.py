@@ -14,13 +14,16 @@ class Visible:
     key: bool  # each part's answer key
 
 
-def review_visibility(*, attempt: Attempt, now: datetime, release: Release | None) -> Visible:
+def review_visibility(*, attempt: Attempt, now: datetime, release: Release | None,
+                      last_close: datetime | None = None) -> Visible:
     """What the student may see of `attempt` at `now` (`release`: the course's release of
-    the assessment, if any)."""
+    the assessment, if any; `last_close`: the latest close of the window for anyone in the
+    course, extensions included: "after the close" waits for it, so that no key reaches a
+    student who is still taking it)."""
     if attempt.closed_at is None:
         return Visible(correctness=False, key=False)
     assessment = attempt.assessment
-    window_closed = now >= assessment.closes_at
+    window_closed = now >= max(assessment.closes_at, last_close or assessment.closes_at)
     correctness = {
         Assessment.Feedback.AFTER_SUBMIT: True,
         Assessment.Feedback.AFTER_CLOSE: window_closed,

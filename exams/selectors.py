@@ -6,12 +6,13 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Max
 from django.http import Http404
 from django.utils import timezone
 
 from courses.access import is_staff_role
 from courses.models import Course, CourseModule, Enrollment
-from exams.models import Answer, Assessment, Attempt, Release
+from exams.models import Answer, Assessment, Attempt, Release, WindowExtension
 from exams.paper import question_params, questions_of
 from exams.policy import Visible, review_visibility
 from grading.variants import format_value, reference_value, render_prompt
@@ -144,7 +145,11 @@ def paper_view(*, attempt: Attempt, now: datetime | None = None) -> PaperView:
     now = now or timezone.now()
     release = Release.objects.filter(assessment_id=attempt.assessment_id,
                                      course_id=attempt.course_id).first()
-    visible = review_visibility(attempt=attempt, now=now, release=release)
+    last_close = WindowExtension.objects.filter(
+        assessment_id=attempt.assessment_id, course_id=attempt.course_id
+    ).aggregate(last=Max("closes_at"))["last"]
+    visible = review_visibility(attempt=attempt, now=now, release=release,
+                                last_close=last_close)
     questions = questions_of(attempt.paper)
     answers = {(a.question_id, a.part_key): a for a in Answer.objects.filter(attempt=attempt)}
     views = []

@@ -7,6 +7,7 @@ graded, and an attempt is graded exactly once whoever closes it (the student's s
 page loaded after the deadline, or the Celery sweep).
 """
 
+import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -16,7 +17,16 @@ from django.utils import timezone
 
 from courses.models import Course, CourseModule, Enrollment
 from exams.grading import question_results
-from exams.models import Accommodation, Answer, Assessment, Attempt, AuditEntry, Question
+from exams.models import (
+    Accommodation,
+    Answer,
+    Assessment,
+    Attempt,
+    AuditEntry,
+    Proctoring,
+    Question,
+    WindowExtension,
+)
 from exams.paper import attempt_seed, paper_draw, question_params, questions_of
 from grading.variant_assignment import uses_default_variant
 
@@ -48,22 +58,40 @@ def accommodation_of(*, course: Course, student_id: int) -> Accommodation:
     return found or Accommodation(course=course, student_id=student_id)
 
 
-def attempt_deadline(*, assessment: Assessment, started_at: datetime, time_factor: float
-                     ) -> datetime:
+def closes_for(*, assessment: Assessment, course: Course, student_id: int) -> datetime:
+    """When the window closes for the student: the assessment's close, or their extension's."""
+    extension = WindowExtension.objects.filter(assessment=assessment, course=course,
+                                               student_id=student_id).first()
+    return max(assessment.closes_at, extension.closes_at) if extension else assessment.closes_at
+
+
+def attempt_deadline(*, assessment: Assessment, started_at: datetime, time_factor: float,
+                     closes_at: datetime | None = None) -> datetime:
     """The earlier of start + time limit x the student's factor, and the window's close
-    (the close alone for an untimed assessment)."""
+    (`closes_at`: the student's, when extended; the close alone for an untimed assessment)."""
+    closes_at = closes_at or assessment.closes_at
     if not assessment.time_limit_minutes:
-        return assessment.closes_at
+        return closes_at
     limit = timedelta(minutes=assessment.time_limit_minutes * time_factor)
-    return min(started_at + limit, assessment.closes_at)
+    return min(started_at + limit, closes_at)
+
+
+def _access_code_refused(*, assessment: Assessment, course: Course, given: str | None) -> bool:
+    code = Proctoring.objects.filter(assessment=assessment, course=course) \
+        .values_list("access_code", flat=True).first()
+    if not code:
+        return False
+    return not hmac.compare_digest(code.strip().lower().encode(),
+                                   (given or "").strip().lower().encode())
 
 
 def attempt_start(*, student: User, course: Course, assessment: Assessment,
-                  now: datetime | None = None) -> Started:
+                  now: datetime | None = None, access_code: str | None = None) -> Started:
     """Start the student's next attempt, or return the one in progress (`resumed`).
 
     AttemptRefused, creating nothing, when the student is not an active member of the
-    course, the assessment is not part of it (or withdrawn), outside its window, or no
+    course, the assessment is not part of it (or withdrawn), outside its window (the
+    student's, when extended), without the proctor's access code when one is set, or no
     attempts are left. An attempt whose deadline has passed is closed and graded first.
     Two starts at once (two browsers) give one attempt: the second finds the first.
     """
@@ -84,9 +112,13 @@ def attempt_start(*, student: User, course: Course, assessment: Assessment,
     if now < assessment.opens_at or (link.release_at is not None and now < link.release_at):
         raise AttemptRefused(f"This assessment opens on {_local(assessment.opens_at)}; you "
                              "can start it from then.")
-    if now >= assessment.closes_at:
-        raise AttemptRefused(f"This assessment closed on {_local(assessment.closes_at)}; it "
+    closes_at = closes_for(assessment=assessment, course=course, student_id=student.pk)
+    if now >= closes_at:
+        raise AttemptRefused(f"This assessment closed on {_local(closes_at)}; it "
                              "can no longer be started.")
+    if _access_code_refused(assessment=assessment, course=course, given=access_code):
+        raise AttemptRefused("That is not the access code of this assessment; ask your "
+                             "proctor for it.")
     accommodation = accommodation_of(course=course, student_id=student.pk)
     used = Attempt.objects.filter(assessment=assessment, course=course, student=student).count()
     allowed = assessment.attempts + accommodation.extra_attempts
@@ -104,7 +136,8 @@ def attempt_start(*, student: User, course: Course, assessment: Assessment,
                 assessment=assessment, course=course, student=student, number=number,
                 seed=seed, paper=paper, started_at=now,
                 deadline_at=attempt_deadline(assessment=assessment, started_at=now,
-                                             time_factor=accommodation.time_factor))
+                                             time_factor=accommodation.time_factor,
+                                             closes_at=closes_at))
             AuditEntry.objects.create(course=course, assessment=assessment, attempt=attempt,
                                       actor=student, action="start",
                                       detail=f"attempt {number}, ends {_local(attempt.deadline_at)}")

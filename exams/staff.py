@@ -9,7 +9,16 @@ from django.utils import timezone
 
 from courses.access import STAFF_ROLES
 from courses.models import Course, Enrollment
-from exams.models import Accommodation, Answer, Assessment, Attempt, AuditEntry, Release
+from exams.models import (
+    Accommodation,
+    Answer,
+    Assessment,
+    Attempt,
+    AuditEntry,
+    Proctoring,
+    Release,
+    WindowExtension,
+)
 from exams.services import AttemptRefused
 
 #: Bounds of an accommodation, so that a typo cannot give a week-long attempt.
@@ -90,3 +99,44 @@ def attempt_reopen(*, attempt_id: int, by: User, minutes: int, reason: str,
                                   actor=by, action="reopen",
                                   detail=f"{minutes} min: {reason}"[:300])
     return attempt
+
+
+def access_code_set(*, assessment: Assessment, course: Course, code: str, by: User) -> Proctoring:
+    """Set (or clear, with "") the access code students must give to start an attempt.
+    Instructors and TAs (a proctor may be a TA)."""
+    _require(by, course, Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+    code = code.strip()
+    if len(code) > 40:
+        raise AttemptRefused("An access code has at most 40 characters.")
+    with transaction.atomic():
+        proctoring, _ = Proctoring.objects.update_or_create(
+            assessment=assessment, course=course, defaults={"access_code": code})
+        AuditEntry.objects.create(course=course, assessment=assessment, actor=by,
+                                  action="access code",
+                                  detail="set" if code else "removed")
+    return proctoring
+
+
+def window_extend(*, assessment: Assessment, course: Course, student: User,
+                  closes_at: datetime, reason: str, by: User) -> WindowExtension:
+    """Let one student start (and work) until `closes_at`, later than the assessment's close
+    and at most 30 days after it, for a reason (audited). Instructors only."""
+    _require(by, course, Enrollment.Role.INSTRUCTOR)
+    reason = reason.strip()
+    if not reason:
+        raise AttemptRefused("Say why the window is extended.")
+    if not assessment.closes_at < closes_at <= assessment.closes_at + timedelta(days=30):
+        raise AttemptRefused("The new close must be after the assessment's close and at "
+                             "most 30 days after it.")
+    if not Enrollment.objects.filter(user=student, course=course,
+                                     role=Enrollment.Role.STUDENT).exists():
+        raise AttemptRefused("That person is not a student of this course.")
+    with transaction.atomic():
+        extension, _ = WindowExtension.objects.update_or_create(
+            assessment=assessment, course=course, student=student,
+            defaults={"closes_at": closes_at, "reason": reason[:300], "by": by})
+        AuditEntry.objects.create(course=course, assessment=assessment, actor=by,
+                                  action="extend",
+                                  detail=f"{student.username} until {closes_at:%Y-%m-%d %H:%M %Z}: "
+                                         f"{reason}"[:300])
+    return extension

@@ -15,7 +15,15 @@ from exams.item_statistics import (
     item_statistics,
     score_distribution,
 )
-from exams.models import Accommodation, Answer, Attempt, AuditEntry, Release
+from exams.models import (
+    Accommodation,
+    Answer,
+    Attempt,
+    AuditEntry,
+    Proctoring,
+    Release,
+    WindowExtension,
+)
 from exams.paper import question_params, questions_of
 from exams.selectors import AssessmentPlace, assessment_for_member
 
@@ -41,6 +49,16 @@ def accommodations_for_staff(place: AssessmentPlace) -> list[Accommodation]:
 def audit_for_staff(place: AssessmentPlace) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(assessment=place.assessment, course=place.course)
                 .select_related("actor", "attempt__student").order_by("-at", "-pk")[:500])
+
+
+def access_code_of(place: AssessmentPlace) -> str:
+    return Proctoring.objects.filter(assessment=place.assessment, course=place.course) \
+        .values_list("access_code", flat=True).first() or ""
+
+
+def extensions_for_staff(place: AssessmentPlace) -> list[WindowExtension]:
+    return list(WindowExtension.objects.filter(assessment=place.assessment, course=place.course)
+                .select_related("student").order_by("student__username"))
 
 
 def release_of(place: AssessmentPlace) -> Release | None:

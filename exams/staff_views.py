@@ -9,15 +9,25 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
 from exams.models import Attempt
 from exams.services import AttemptRefused
-from exams.staff import accommodation_set, attempt_reopen, feedback_release
+from exams.staff import (
+    access_code_set,
+    accommodation_set,
+    attempt_reopen,
+    feedback_release,
+    window_extend,
+)
 from exams.staff_selectors import (
+    access_code_of,
     accommodations_for_staff,
     attempts_for_staff,
     audit_for_staff,
+    extensions_for_staff,
     item_analysis,
     release_of,
     staff_place,
@@ -38,7 +48,8 @@ def staff_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRespons
         "is_instructor": place.enrollment.role == "instructor",
         "attempts": attempts_for_staff(place), "release": release_of(place),
         "accommodations": accommodations_for_staff(place), "audit": audit_for_staff(place),
-        "analysis": item_analysis(place)})
+        "analysis": item_analysis(place), "access_code": access_code_of(place),
+        "extensions": extensions_for_staff(place)})
 
 
 def _int(value: str | None, default: int) -> int:
@@ -93,6 +104,41 @@ def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -
                        minutes=_int(request.POST.get("minutes"), 0),
                        reason=str(request.POST.get("reason", ""))[:250])
         messages.success(request, "The attempt is open again.")
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
+
+
+@login_required
+@require_POST
+def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    try:
+        access_code_set(assessment=place.assessment, course=place.course,
+                        code=str(request.POST.get("access_code", "")), by=cast(User, request.user))
+        messages.success(request, "The access code is saved.")
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
+
+
+@login_required
+@require_POST
+def extension(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
+    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    student = User.objects.filter(username=str(request.POST.get("username", ""))[:150]).first()
+    when = parse_datetime(str(request.POST.get("closes_at", ""))[:40])
+    try:
+        if student is None:
+            raise AttemptRefused("No student has that user name.")
+        if when is None:
+            raise AttemptRefused("Give the new close as a date and time.")
+        if timezone.is_naive(when):
+            when = timezone.make_aware(when)
+        window_extend(assessment=place.assessment, course=place.course, student=student,
+                      closes_at=when, reason=str(request.POST.get("reason", ""))[:300],
+                      by=cast(User, request.user))
+        messages.success(request, f"The window of {student.username} is extended.")
     except AttemptRefused as exc:
         messages.error(request, str(exc))
     return _back(course_slug, slug)

@@ -19,6 +19,10 @@ urlpatterns = [
          name="release"),
     path(COURSE + "assessments/<slug:slug>/staff/accommodations/", staff_views.accommodation,
          name="accommodation"),
+    path(COURSE + "assessments/<slug:slug>/staff/access-code/", staff_views.access_code,
+         name="access-code"),
+    path(COURSE + "assessments/<slug:slug>/staff/extensions/", staff_views.extension,
+         name="extension"),
     path(COURSE + "assessments/<slug:slug>/staff/attempts/<int:attempt_id>/reopen/",
          staff_views.reopen, name="reopen"),
 ]

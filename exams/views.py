@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from courses.access import is_staff_role
-from exams.models import Attempt
+from exams.models import Attempt, Proctoring
 from exams.selectors import (
     assessment_for_member,
     assessments_for_member,
@@ -34,6 +34,7 @@ from exams.services import (
     accommodation_of,
     attempt_close,
     attempt_start,
+    closes_for,
     drafts_save,
 )
 
@@ -63,6 +64,8 @@ def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRe
     accommodation = accommodation_of(course=place.course, student_id=student.pk)
     attempts = attempts_of(place=place, student_id=student.pk)
     now = timezone.now()
+    closes_at = closes_for(assessment=place.assessment, course=place.course,
+                           student_id=student.pk)
     return render(request, "exams/assessment.html", {
         "course": place.course, "assessment": place.assessment, "attempts": attempts,
         "is_staff": is_staff_role(place.enrollment.role),
@@ -70,7 +73,9 @@ def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRe
         "allowed": place.assessment.attempts + accommodation.extra_attempts,
         "time_factor": accommodation.time_factor,
         "limit_minutes": round(place.assessment.time_limit_minutes * accommodation.time_factor),
-        "in_window": place.assessment.opens_at <= now < place.assessment.closes_at})
+        "in_window": place.assessment.opens_at <= now < closes_at, "closes_at": closes_at,
+        "needs_code": Proctoring.objects.filter(assessment=place.assessment, course=place.course)
+        .exclude(access_code="").exists()})
 
 
 @login_required
@@ -81,7 +86,8 @@ def attempt_begin(request: HttpRequest, course_slug: str, slug: str) -> HttpResp
     place = assessment_for_member(user=request.user, course_slug=course_slug, slug=slug)
     try:
         started = attempt_start(student=cast(User, request.user), course=place.course,
-                                assessment=place.assessment)
+                                assessment=place.assessment,
+                                access_code=str(request.POST.get("access_code", ""))[:100])
     except AttemptRefused as exc:
         messages.error(request, str(exc))
         return HttpResponseRedirect(reverse("exams:assessment", args=[course_slug, slug]))

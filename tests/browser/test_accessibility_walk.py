@@ -95,6 +95,10 @@ NOT_PAGES: dict[str, str] = {
     "exams:release": "POST-only: saves a release, redirects to the team's page (walked)",
     "exams:accommodation": "POST-only: saves an accommodation, redirects to the team's page "
                            "(walked)",
+    "exams:access-code": "POST-only: saves the access code, redirects to the team's page "
+                         "(walked)",
+    "exams:extension": "POST-only: extends a student's window, redirects to the team's page "
+                       "(walked)",
     "exams:reopen": "POST-only: reopens an attempt, redirects to the team's page (walked)",
 }
 #: Whole namespaces or name prefixes that are not the service's own pages.
