@@ -120,3 +120,16 @@ def test_a_save_costs_a_bounded_number_of_queries(quiz_course, django_assert_max
     with django_assert_max_num_queries(10):
         response = client.post(url, {name: value}, headers={"X-Exam-Save": "1"})
     assert response.status_code == 200
+
+
+def test_the_course_page_links_to_the_quizzes_when_the_course_has_some(quiz_course):
+    """The overview page of a course of several modules (a course of one module shows its
+    module page, whose query budget has no room for it: the link is not there yet)."""
+    from courses.models import CourseModule, Module
+
+    other = Module.objects.create(slug="other-module", number="10", title="Another")
+    CourseModule.objects.create(course=quiz_course.course, module=other, order=1)
+    page = _client(quiz_course.student).get(
+        reverse("course-module", args=[quiz_course.course.slug])).content.decode()
+    assert f'href="/courses/{quiz_course.course.slug}/assessments/">Quizzes and exams</a> (1)' \
+        in page
