@@ -35,12 +35,12 @@ def _source(path: Path) -> str:
 
 
 @lru_cache(maxsize=64)
-def guide_render(name: str) -> tuple[str, str]:
+def guide_render(name: str) -> tuple[str, str] | None:
     """(title, sanitised HTML) of guide `name`; links to other guides point at their pages.
-    Raises Http404 for a name that is not a guide."""
+    None for a name that is not a guide."""
     path = guide_pages().get(name)
     if path is None:
-        raise Http404("No such guide.")
+        return None
     text = _source(path)
     title_match = _TITLE.search(text)
     body = markdown.markdown(text, extensions=["extra", "sane_lists", "toc"],
@@ -55,7 +55,12 @@ def guide_render(name: str) -> tuple[str, str]:
 @require_safe
 def guide(request: HttpRequest, name: str = "index") -> HttpResponse:
     """One guide, with the list of all of them."""
-    title, body = guide_render(name)
-    pages = [(page, guide_render(page)[0]) for page in guide_pages()]
+    names = guide_pages()
+    # Checked before rendering, so that unknown names do not fill guide_render's cache.
+    rendered = guide_render(name) if name in names else None
+    if rendered is None:
+        raise Http404("No such guide.")
+    title, body = rendered
+    pages = [(page, shown[0]) for page in names if (shown := guide_render(page))]
     return render(request, "guides.html", {"title": title, "body": body, "pages": pages,
                                            "current": name})

@@ -37,7 +37,6 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce, Floor, Least
-from django.http import Http404
 
 from courses.models import Course, Part
 from courses.selectors import course_students
@@ -364,17 +363,17 @@ def _variant_difficulty(course: Course, part: Part, group: str) -> list[VariantD
     return result
 
 
-def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail:
+def part_detail(*, course: Course, part_id: int, group: str = "") -> PartDetail | None:
     """One part's statistics, every wrong answer group, difficulty per variant and the score
     and attempt distributions, and the fairness of its variants (first-attempt success per
-    variant, interval, test and flag; see grading/variant_fairness.py). Raises Http404 for a
-    part that is not an active part of the course. Thirteen queries whatever the size of the
+    variant, interval, test and flag; see grading/variant_fairness.py). None for a part
+    that is not an active part of the course. Thirteen queries whatever the size of the
     class."""
     part = (Part.objects.active().select_related("exercise")
             .filter(pk=part_id, exercise__module_id__in=course.module_ids(),
                     exercise__archived_at__isnull=True).first())
     if part is None:
-        raise Http404("No such question in this course.")
+        return None
     column = next(c for c in gradebook_columns(course=course) if c.id == part.pk)
     wrong = _wrong_answer_groups(course, group, part_id=part.pk)
     [stats] = _statistics(course, group, [column], wrong, None)

@@ -156,8 +156,10 @@ def statistics(request: HttpRequest, access: StaffAccess) -> HttpResponse:
 @staff_view
 def part(request: HttpRequest, access: StaffAccess, part_id: int) -> HttpResponse:
     group = request.GET.get("group", "").strip()
-    return _page(request, access, "part.html", "statistics", group=group,
-                 detail=part_detail(course=access.course, part_id=part_id, group=group))
+    detail = part_detail(course=access.course, part_id=part_id, group=group)
+    if detail is None:
+        raise Http404("No such question in this course.")
+    return _page(request, access, "part.html", "statistics", group=group, detail=detail)
 
 
 @require_http_methods(["GET", "POST"])

@@ -8,9 +8,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, QuerySet, TextField
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.http import Http404
 
 from core.compiled_query import CompiledQuery
+from core.not_found import NotFound
 from courses.content_reads import course_lab
 from courses.models import Course, Enrollment, Exercise, Lab, Part
 from courses.selectors import enrollment_find
@@ -64,19 +64,19 @@ class LabPage:
 
 
 def lab_for_student(*, user: User | AnonymousUser, course_slug: str, lab_slug: str,
-                    runs: int = RUNS_LISTED) -> LabPage:
+                    runs: int = RUNS_LISTED) -> LabPage | NotFound:
     """An active lab of the course's module, with the user's latest `runs` runs of it (newest
     first, without their results or plots) and the predictions it grades that the user has
-    yet to commit, both read on first use; Http404 when the user is not a member or there is
-    no such lab."""
+    yet to commit, both read on first use; NotFound.COURSE when the user is not a member,
+    NotFound.ITEM when the course has no such lab."""
     if not user.is_authenticated:
-        raise Http404("No such course.")
+        return NotFound.COURSE
     enrollment = enrollment_find(user_id=user.pk, course_slug=course_slug)
     if enrollment is None:
-        raise Http404("No such course.")
+        return NotFound.COURSE
     lab = course_lab(course_id=enrollment.course_id, lab_slug=lab_slug)
     if lab is None:
-        raise Http404("No such lab.")
+        return NotFound.ITEM
     return LabPage(enrollment=enrollment, lab=lab, runs_listed=runs)
 
 

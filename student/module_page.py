@@ -6,11 +6,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import cast
+from typing import cast, overload
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch
-from django.http import Http404
 from django.utils import timezone
 
 from courses.access import is_staff_role
@@ -126,6 +125,10 @@ class CoursePlan:
     def links(self) -> CourseLinks:
         return course_links_from(self.course.slug, self.course_modules)
 
+    def course_module(self, module_slug: str) -> CourseModule | None:
+        """The course's module of that slug, if the course runs it."""
+        return next((cm for cm in self.course_modules if cm.module.slug == module_slug), None)
+
     def open_to_user(self, course_module: CourseModule, at: datetime) -> bool:
         """Whether the member may open the module: staff always, students once released."""
         return is_staff_role(self.enrollment.role) or course_module.released(at)
@@ -174,12 +177,10 @@ class ModulePage:
         return is_staff_role(self.enrollment.role)
 
     @property
-    def module(self) -> Module:
-        """The module the page is about (the course's first on its course page)."""
-        module = self.course_module.module if self.course_module else self.course.module
-        if module is None:  # a course running no module has no module page (see course.html)
-            raise Http404("This course runs no module yet.")
-        return module
+    def module(self) -> Module | None:
+        """The module the page is about (the course's first on its course page); None for a
+        course running no module, which has no module page (see course.html)."""
+        return self.course_module.module if self.course_module else self.course.module
 
 
 def section_progress(parts: Iterable[PartView]) -> SectionProgress:
@@ -190,11 +191,6 @@ def section_progress(parts: Iterable[PartView]) -> SectionProgress:
         answered=sum(1 for p in views if p.state.used),
         solved=sum(1 for p in views if p.state.solved),
     )
-
-
-def _opens_notice(course_module: CourseModule) -> str:
-    when = course_module.release_at
-    return f"This module opens on {when:%d %B %Y}." if when else "This module is not open yet."
 
 
 def _module_nav(plan: CoursePlan, shown: CourseModule, at: datetime) -> ModuleNav:
@@ -210,10 +206,18 @@ def _module_nav(plan: CoursePlan, shown: CourseModule, at: datetime) -> ModuleNa
                      previous_url=url(previous), next=following, next_url=url(following))
 
 
+@overload
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+                            notices: Mapping[int, str] | None = None, module_slug: None = None,
+                            plan: CoursePlan | None = None) -> ModulePage: ...
+@overload
+def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+                            notices: Mapping[int, str] | None = None, module_slug: str,
+                            plan: CoursePlan | None = None) -> ModulePage | None: ...
 def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
                             notices: Mapping[int, str] | None = None,
                             module_slug: str | None = None,
-                            plan: CoursePlan | None = None) -> ModulePage:
+                            plan: CoursePlan | None = None) -> ModulePage | None:
     """The modules of `course_slug` open to a member (students: those released by now; staff:
     all), or with `module_slug` that one module only: sections, figures, labs, exercises and
     the user's own submissions, attempts left and predictions, in a constant number of
@@ -221,8 +225,9 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
     last answer sent to it was refused}, shown at those parts. `plan`: the course's
     `course_plan_for_user`, when the caller has read it (two queries fewer).
 
-    Raises Http404 when the user is not an active member of the course, when the course
-    does not run `module_slug`, or when a student asks for a module not released yet.
+    Raises Http404 when the user is not an active member of the course (`enrollment_get`);
+    None when the course does not run `module_slug` or a student asks for a module not
+    released yet (the caller tells which from the plan).
     """
     notices = notices or {}
     plan = plan or course_plan_for_user(user=user, course_slug=course_slug)
@@ -232,11 +237,9 @@ def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
     now = timezone.now()
     shown: CourseModule | None = None
     if module_slug is not None:
-        shown = next((cm for cm in plan.course_modules if cm.module.slug == module_slug), None)
-        if shown is None:
-            raise Http404("No such module in this course.")
-        if not plan.open_to_user(shown, now):
-            raise Http404(_opens_notice(shown))
+        shown = plan.course_module(module_slug)
+        if shown is None or not plan.open_to_user(shown, now):
+            return None
         visible = [shown]
     else:
         visible = [cm for cm in plan.course_modules if plan.open_to_user(cm, now)]

@@ -7,8 +7,8 @@ from functools import cached_property
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.http import Http404
 
+from core.not_found import NotFound
 from courses.models import Course, Enrollment, Part
 from grading.answer_display import AnswerView, answer_views
 from grading.course_dates import ExerciseDates
@@ -50,17 +50,18 @@ class StudentPart:
         return self.question.part_prompts[0][1] if self.question else ""
 
 
-def part_for_student(*, user: User | AnonymousUser, course_slug: str, part_id: int) -> StudentPart:
-    """An active part of the course's module with the user's variant; Http404 when the user
-    is not an active member or the part is not in the course."""
+def part_for_student(*, user: User | AnonymousUser, course_slug: str,
+                     part_id: int) -> StudentPart | NotFound:
+    """An active part of the course's module with the user's variant; NotFound.COURSE when
+    the user is not an active member, NotFound.ITEM when the part is not in the course."""
     if not user.is_authenticated:
-        raise Http404("No such course.")
+        return NotFound.COURSE
     found = enrolled_part_get(user_id=user.pk, course_slug=course_slug, part_id=part_id)
     enrollment, part = found.enrollment, found.part
     if enrollment is None:
-        raise Http404("No such course.")
+        return NotFound.COURSE
     if part is None:
-        raise Http404("No such question.")
+        return NotFound.ITEM
     variant = variant_of(course=enrollment.course, exercise=part.exercise, student_id=user.pk,
                          default=found.module_numbers)
     return StudentPart(enrollment=enrollment, part=part, params=variant.params, variant=variant,

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.not_found import NotFound
 from courses.access import is_staff_role
 from courses.models import Course, Part
 from courses.page_links import course_links
@@ -55,7 +56,7 @@ def part_answer(request: HttpRequest, course_slug: str, part_id: int) -> HttpRes
     beside the part; a refusal (deadline passed, no attempts left, not enrolled) is shown
     at the part too, in the fragment or on the page it redirects to.
     """
-    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    target = _part(request, course_slug, part_id)
     form = AnswerForm(request.POST)
     notice = ""
     if not form.is_valid():
@@ -83,7 +84,7 @@ def part_fragment(request: HttpRequest, course_slug: str, part_id: int) -> HttpR
     """The part's current state as the HTML fragment of the module page: the page's script
     swaps it in when a prediction's lab run has finished, instead of reloading the page
     (which lost what the student had typed in other parts, and their place)."""
-    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    target = _part(request, course_slug, part_id)
     part = part_view_for_student(user=request.user, target=target, notice="")
     return render(request, "student/_part.html", {
         "part": part, "course": target.course, "exercise": target.part.exercise})
@@ -94,7 +95,7 @@ def part_fragment(request: HttpRequest, course_slug: str, part_id: int) -> HttpR
 def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpResponse:
     """How an answer would be read. GET `?answer=` gives JSON (for the live preview); a POST
     from the answer form's Preview button (no JavaScript) gives a page with the form again."""
-    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    target = _part(request, course_slug, part_id)
     data = request.POST if request.method == "POST" else request.GET
     raw = str(data.get("answer", ""))[:MAX_ANSWER]
     try:
@@ -108,6 +109,15 @@ def part_preview(request: HttpRequest, course_slug: str, part_id: int) -> HttpRe
         "question": target.question, "part_prompt": target.part_prompt,
         "back": _target_url(target),
     })
+
+
+def _part(request: HttpRequest, course_slug: str, part_id: int) -> StudentPart:
+    target = part_for_student(user=request.user, course_slug=course_slug, part_id=part_id)
+    if target is NotFound.COURSE:
+        raise Http404("No such course.")
+    if target is NotFound.ITEM:
+        raise Http404("No such question.")
+    return target
 
 
 def _own_submission(request: HttpRequest, course_slug: str, submission_id: int,

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from core.not_found import NotFound
 from courses.access import is_staff_role
 from courses.page_links import course_links
 from labs.models import LabRun
@@ -26,6 +27,10 @@ def lab_detail(request: HttpRequest, course_slug: str, lab_slug: str) -> HttpRes
     """The lab's form with its defaults and bounds and the student's earlier runs; a POST
     requests a run and redirects to its page (or shows the form again with the errors)."""
     page = lab_for_student(user=request.user, course_slug=course_slug, lab_slug=lab_slug)
+    if page is NotFound.COURSE:
+        raise Http404("No such course.")
+    if page is NotFound.ITEM:
+        raise Http404("No such lab.")
     form = LabParamsForm(page.lab.param_schema, request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST" and not form.is_valid():

@@ -3,7 +3,7 @@ module, or an overview of its modules) and the page of one module."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -74,6 +74,14 @@ def module_page(request: HttpRequest, course_slug: str, module_slug: str) -> Htt
     return _module_response(request, plan=plan, module_slug=module_slug)
 
 
+def _not_open(plan: CoursePlan, module_slug: str | None) -> str:
+    shown = plan.course_module(module_slug) if module_slug else None
+    if shown is None:
+        return "No such module in this course."
+    when = shown.release_at
+    return f"This module opens on {when:%d %B %Y}." if when else "This module is not open yet."
+
+
 def _module_response(request: HttpRequest, *, plan: CoursePlan,
                      module_slug: str | None = None) -> HttpResponse:
     # Messages about one part (a refused answer) are shown at that part, the rest on top.
@@ -87,6 +95,10 @@ def _module_response(request: HttpRequest, *, plan: CoursePlan,
             others.append(message)
     page = module_page_for_student(user=request.user, course_slug=plan.course.slug,
                                    notices=notices, module_slug=module_slug, plan=plan)
+    if page is None:
+        raise Http404(_not_open(plan, module_slug))
+    if page.module is None:  # a course running no module has no module page (see course.html)
+        raise Http404("This course runs no module yet.")
     shown = {p.id for s in page.sections for e in (*s.predictions, *s.exercises) for p in e.parts}
     # A refusal about a part the page does not show (a module not open yet) goes on top.
     others.extend(message for part_id, message in notices.items() if part_id not in shown)

@@ -3,7 +3,9 @@
 import uuid
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
+from core.not_found import NotFound
 from courses.models import Lab, Part
 from grading.services import submission_create
 from labs.selectors import lab_for_student, lab_run_for_student, lab_run_key_results
@@ -42,6 +44,15 @@ def test_the_runs_and_predictions_due_are_read_only_when_used(alice, course, lab
         assert [run.seed for run in page.runs] == [1]
     with django_assert_num_queries(0):  # read once
         assert len(page.runs) == 1
+
+
+def test_a_lab_outside_the_users_courses_is_not_found(alice, course, other_course, lab):
+    assert lab_for_student(user=alice, course_slug=other_course.slug,
+                           lab_slug="rnn") is NotFound.COURSE
+    assert lab_for_student(user=AnonymousUser(), course_slug=course.slug,
+                           lab_slug="rnn") is NotFound.COURSE
+    assert lab_for_student(user=alice, course_slug=course.slug,
+                           lab_slug="no-such-lab") is NotFound.ITEM
 
 
 def test_a_run_is_found_by_uuid_and_requester_only(alice, bob, course, other_course, lab):
