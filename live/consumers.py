@@ -11,6 +11,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from core.not_found import NotFound
 from live.access import staff_may_watch
 from live.push import phones_group, room_group, user_group
 from live.selectors import live_phone_state, live_phone_view, live_room_state
@@ -60,9 +61,8 @@ class PhoneConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         code = str(self.scope["url_route"]["kwargs"]["code"])
         user = self.scope.get("user")
-        try:
-            view = await database_sync_to_async(live_phone_view)(user=user, code=code)
-        except Exception:  # Http404: not signed in, unknown code, another course
+        view = await database_sync_to_async(live_phone_view)(user=user, code=code)
+        if isinstance(view, NotFound):  # not signed in, unknown code, another course
             await self.close(code=4404)
             return
         self.groups_joined = [phones_group(view.session.pk), user_group(view.session.pk, user.pk)]

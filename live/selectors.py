@@ -7,9 +7,9 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
-from django.http import Http404
 
 from core.compiled_query import CompiledQuery
+from core.not_found import NotFound
 from courses.models import Enrollment
 from courses.selectors import course_students
 from grading.lab_graded import lab_graded
@@ -57,13 +57,10 @@ def _correct_keys(session: LiveSession) -> list[str]:
     return [str(k) for k in spec.get("correct") or []]
 
 
-def live_session_by_code(*, code: str) -> LiveSession:
-    """The session a join code opens, with its part (Http404 for an unknown code)."""
-    session = (LiveSession.objects.select_related("part__exercise__section", "course")
-               .filter(code=normalise_code(code)).first())
-    if session is None:
-        raise Http404("No live question has this code. Check the code on the projector.")
-    return session
+def live_session_by_code(*, code: str) -> LiveSession | None:
+    """The session a join code opens, with its part (None for an unknown code)."""
+    return (LiveSession.objects.select_related("part__exercise__section", "course")
+            .filter(code=normalise_code(code)).first())
 
 
 @dataclass(frozen=True)
@@ -112,16 +109,19 @@ class PhoneView:
                 and self.answer.submission.outcome != Submission.Outcome.PENDING)
 
 
-def live_phone_view(*, user: User | AnonymousUser, code: str) -> PhoneView:
-    """The session of `code` as `user` sees it (Http404 unless an active member of its
-    course): their locked-in answer and, once revealed, their own verdict."""
+def live_phone_view(*, user: User | AnonymousUser, code: str) -> PhoneView | NotFound:
+    """The session of `code` as `user` sees it: their locked-in answer and, once revealed,
+    their own verdict. NotFound.ITEM for an unknown code, NotFound.COURSE unless `user` is
+    an active member of the session's course (anonymous included)."""
     session = live_session_by_code(code=code)
+    if session is None:
+        return NotFound.ITEM
     if not user.is_authenticated:
-        raise Http404("No such live question.")
+        return NotFound.COURSE
     enrollment = (Enrollment.objects.filter(user=user, course=session.course, is_active=True)
                   .select_related("user").first())
     if enrollment is None:
-        raise Http404("This live question is for another course.")
+        return NotFound.COURSE
     mine = (LiveAnswer.objects.filter(session=session, student=user)
             .select_related("submission").order_by("-pk"))
     answers = list(mine[:2])

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.not_found import NotFound
 from grading.answer_form import AnswerForm
 from live.access import LiveStaff, live_session_for_staff, live_staff
 from live.answers import LiveAnswerRefused, live_answer_submit
@@ -25,6 +26,7 @@ from live.forms import ControlForm, OpenForm, SettingsForm
 from live.models import LiveSession, LiveSettings
 from live.qr import qr_svg
 from live.selectors import (
+    PhoneView,
     live_phone_state,
     live_phone_view,
     live_question,
@@ -218,7 +220,7 @@ def join(request: HttpRequest) -> HttpResponse:
 def phone(request: HttpRequest, code: str) -> HttpResponse:
     """A student's page for the question: the answer form while answering is open, the
     locked-in answer, and once the lab has run, the verdict (reload without JavaScript)."""
-    view = live_phone_view(user=request.user, code=code)
+    view = _phone_view(request, code)
     if request.method == "POST":
         form = AnswerForm(request.POST)
         if not form.is_valid():
@@ -238,4 +240,14 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def phone_state(request: HttpRequest, code: str) -> JsonResponse:
     """A phone's state as JSON (polled when the WebSocket is not available)."""
-    return JsonResponse(live_phone_state(view=live_phone_view(user=request.user, code=code)))
+    return JsonResponse(live_phone_state(view=_phone_view(request, code)))
+
+
+def _phone_view(request: HttpRequest, code: str) -> PhoneView:
+    view = live_phone_view(user=request.user, code=code)
+    if view is NotFound.ITEM:
+        raise Http404("No live question has this code. Check the code on the projector.")
+    if view is NotFound.COURSE:
+        raise Http404("This live question is for another course."
+                      if request.user.is_authenticated else "No such live question.")
+    return view

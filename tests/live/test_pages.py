@@ -2,11 +2,14 @@
 and opening the projector and phone pages in bounded queries whatever the number of answers."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
+from core.not_found import NotFound
 from live.answers import live_answer_submit
 from live.reveal import live_reveal
+from live.selectors import live_phone_view
 from live.sessions import live_session_run
 from tests.live.conftest import enrol_students
 
@@ -67,7 +70,17 @@ def test_staff_pages_are_for_staff_and_the_projector_says_it_needs_javascript(co
 
 
 def test_a_student_of_another_course_cannot_open_the_phone_page(session, oscar):
-    assert client_for(oscar).get(reverse("live:phone", args=[session.code])).status_code == 404
+    page = client_for(oscar).get(reverse("live:phone", args=[session.code]))
+    assert page.status_code == 404 and b"This live question is for another course." in page.content
+    assert live_phone_view(user=oscar, code=session.code) is NotFound.COURSE
+    assert live_phone_view(user=AnonymousUser(), code=session.code) is NotFound.COURSE
+
+
+def test_an_unknown_code_says_to_check_the_projector(session, oscar):
+    unknown = "ZZZZZZ" if session.code != "ZZZZZZ" else "YYYYYY"
+    page = client_for(oscar).get(reverse("live:phone", args=[unknown]))
+    assert page.status_code == 404 and b"Check the code on the projector." in page.content
+    assert live_phone_view(user=oscar, code=unknown) is NotFound.ITEM
 
 
 def test_staff_open_control_and_run_through_the_pages(course, irene, analogy):
