@@ -31,7 +31,7 @@ PAGES = {
     "reviews": 4,
     "deadlines": 5,  # (the deadline policy and the course's modules from the content cache)
     "gradebook-csv": 5,
-    "submissions-csv": 4,
+    "submissions-csv": 2,  # access, then the submissions in one chunked read
 }
 
 
