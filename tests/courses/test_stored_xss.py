@@ -1,8 +1,9 @@
-"""Stored XSS: every payload of the corpus, stored wherever a person can put text (an answer,
-feedback quoting it, a TA's review comment, a name, a group, a reason, lab parameters, a
-course title, query strings, the sign-in form, a URL), then every page that shows it is
-fetched and parsed: none may hold executable markup. The last test checks that these pages
-rendered every template of the project (so a new template that shows text is covered too).
+"""Stored XSS: every payload of the corpus, stored wherever a person or content can put text
+(an answer, feedback quoting it, a TA's review comment, a name, a group, a reason, lab
+parameters, a course title, a quiz's text and a student's exam drafts, query strings, the
+sign-in form, a URL), then every page that shows it is fetched and parsed: none may hold
+executable markup. The last test checks that these pages rendered every template of the
+project (so a new template that shows text is covered too).
 """
 
 from collections.abc import Iterator
@@ -38,6 +39,9 @@ from courses.models import (
     Part,
     Section,
 )
+from exams.models import Assessment, Attempt, Proctoring, Question, Release
+from exams.services import attempt_close, attempt_start, drafts_save
+from exams.staff import accommodation_set, attempt_reopen, window_extend
 from grading.deadlines import extension_set
 from grading.models import Submission
 from grading.overrides import grade_override_create
@@ -279,6 +283,88 @@ def _module_pages(client: Client, course: Course, world: dict) -> list[str]:
     return problems
 
 
+def _hostile_assessment(course: Course) -> Assessment:
+    """A quiz on the course's module whose title, instructions, question titles and prompts,
+    part prompts and choice texts are payloads (content supplies them: sync would accept
+    them as text), with feedback and key shown after submit."""
+    p = PAYLOADS
+    module = course.module
+    assert module is not None
+    questions = []
+    for index in range(2):
+        questions.append(Question.objects.create(
+            module=module, slug=f"hostile-{index}", title=p[index][:200],
+            prompt="\n\n".join(p[index::2]) + " {{ N }} tokens",
+            parameters={"N": {"default": 1000, "choices": [500, 1000]}},
+            parts=[{"key": "steps", "type": "integer", "reference": "N", "prompt": p[2 + index]},
+                   {"key": "pick", "type": "choice", "prompt": p[4 + index],
+                    "options": [{"key": "a", "text": p[6 + index]},
+                                {"key": "b", "text": p[8 + index]}],
+                    "correct": ["a"], "multiple": False}]))
+    now = timezone.now()
+    return Assessment.objects.create(
+        module=module, slug="hostile-quiz", kind="quiz", title=p[10][:200],
+        instructions="\n\n".join(p), opens_at=now - timedelta(days=1),
+        closes_at=now + timedelta(days=1), time_limit_minutes=30, attempts=2,
+        feedback=Assessment.Feedback.AFTER_SUBMIT, key=Assessment.Key.ON_RELEASE,
+        zones=[{"title": p[11][:200], "draw": 2, "questions": [str(q.uuid) for q in questions]}])
+
+
+def _exam_pages(client: Client, course: Course, irene: User, world: dict) -> list[str]:
+    """The exam pages of a quiz whose content is payloads (_hostile_assessment): students
+    named by payloads, whose access code, saved drafts, the reasons for their window
+    extensions and reopened attempts are payloads, see the list, the assessment, an open
+    attempt and a submitted one's review (feedback and key released); the course team's page
+    lists them all with the audit log; a start with a payload for access code is refused."""
+    assessment = _hostile_assessment(course)
+    code = PAYLOADS[12][:40].strip()
+    Proctoring.objects.create(assessment=assessment, course=course, access_code=code)
+    Release.objects.create(assessment=assessment, course=course, feedback=True, key=True,
+                           by=irene)
+    named = []
+    for index, payload in enumerate(PAYLOADS[:6]):
+        student = cast(User, UserFactory(username=f"{payload[:140]}e{index}"))
+        EnrollmentFactory(user=student, course=course, role=Enrollment.Role.STUDENT)
+        named.append(student)
+    students = world["students"][:12] + named
+    for index, student in enumerate(students):
+        payload = PAYLOADS[index % len(PAYLOADS)]
+        window_extend(assessment=assessment, course=course, student=student,
+                      closes_at=assessment.closes_at + timedelta(days=1), reason=payload,
+                      by=irene)
+        accommodation_set(course=course, student=student, time_factor=1.5, extra_attempts=1,
+                          by=irene)
+        attempt = attempt_start(student=student, course=course, assessment=assessment,
+                                access_code=code).attempt
+        drafts = {(str(q.uuid), key): payload for q in Question.objects.filter(
+            module=course.module, slug__startswith="hostile-") for key in ("steps", "pick")}
+        drafts_save(attempt_id=attempt.pk, student=student, drafts=drafts)
+        attempt_close(attempt_id=attempt.pk, by=Attempt.ClosedBy.STUDENT, actor=student)
+        if index % 2:  # reopened by the course team, for a reason
+            attempt_reopen(attempt_id=attempt.pk, by=irene, minutes=20, reason=payload)
+        else:  # a second attempt, open, with the drafts saved again
+            second = attempt_start(student=student, course=course, assessment=assessment,
+                                   access_code=code).attempt
+            drafts_save(attempt_id=second.pk, student=student, drafts=drafts)
+    slug = course.slug
+    problems: list[str] = []
+    for student in students:
+        client.force_login(student)
+        problems += _check(client, reverse("exams:list", args=[slug]))
+        problems += _check(client, reverse("exams:assessment", args=[slug, assessment.slug]))
+        for attempt in Attempt.objects.filter(student=student, assessment=assessment):
+            problems += _check(client, reverse("exams:attempt", args=[slug, attempt.pk]))
+    # A student with no attempt left: a start with a payload for code is refused, shown.
+    client.force_login(named[0])
+    for payload in PAYLOADS[:6]:
+        response = client.post(reverse("exams:start", args=[slug, assessment.slug]),
+                               {"access_code": payload}, follow=True)
+        problems += [f"start refused: {p}" for p in executable_markup(response.content.decode())]
+    client.force_login(irene)
+    problems += _check(client, reverse("exams:staff", args=[slug, assessment.slug]))
+    return problems
+
+
 def test_no_page_shows_a_stored_payload_as_executable_markup(
     client, course, irene, world, rendered
 ):
@@ -299,6 +385,7 @@ def test_no_page_shows_a_stored_payload_as_executable_markup(
     problems += _privacy_pages(client, world)
     problems += _live_and_content_pages(client, course, irene, world)
     problems += _module_pages(client, course, world)
+    problems += _exam_pages(client, course, irene, world)
     client.force_login(cast(User, UserFactory(username="lti-admin", is_staff=True,
                                              is_superuser=True)))
     problems += lti_page_problems(admin=client, course=course)
