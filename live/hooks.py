@@ -10,7 +10,6 @@ from core.kept_forms import KeptForm, kept_form_register
 from grading.models import Submission
 from labs.prediction_holds import prediction_hold_register, prediction_numbers_register
 from live.models import LiveAnswer, LiveSession
-from live.variants import live_variant
 
 #: Until the reveal has graded it (a crashed reveal task is retried), the session owns it.
 HELD_STATES = (LiveSession.State.OPEN, LiveSession.State.CLOSED, LiveSession.State.RUNNING)
@@ -31,6 +30,10 @@ def asked_in_class_numbers(submission: Submission) -> dict[str, Any] | None:
                       session__variant=LiveSession.Variant.CLASS).first())
     if answer is None:
         return None
+    # Imported here, not at the top: this module loads in LiveConfig.ready(), and variants
+    # bring sympy, which Django's start-up must not pay for (tests/config/test_start_up.py).
+    from live.variants import live_variant
+
     return live_variant(session=answer.session, student=None).params
 
 
