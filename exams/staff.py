@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from courses.access import STAFF_ROLES
+from courses.access import STAFF_ROLES, course_role_among
 from courses.models import Course, Enrollment
 from exams.models import (
     Accommodation,
@@ -26,13 +26,8 @@ MAX_TIME_FACTOR = 5.0
 MAX_EXTRA_ATTEMPTS = 20
 
 
-def _role(user: User, course: Course) -> str | None:
-    return Enrollment.objects.filter(user=user, course=course, is_active=True) \
-        .values_list("role", flat=True).first()
-
-
 def _require(user: User, course: Course, *roles: str) -> None:
-    if _role(user, course) not in roles:
+    if course_role_among(user=user, roles=roles, course=course) is None:
         raise AttemptRefused("Only the course's " + " or ".join(
             "instructors" if r == Enrollment.Role.INSTRUCTOR else "TAs" for r in roles)
             + " may do this.")
@@ -104,7 +99,7 @@ def attempt_reopen(*, attempt_id: int, by: User, minutes: int, reason: str,
 def access_code_set(*, assessment: Assessment, course: Course, code: str, by: User) -> Proctoring:
     """Set (or clear, with "") the access code students must give to start an attempt.
     Instructors and TAs (a proctor may be a TA)."""
-    _require(by, course, Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
+    _require(by, course, *STAFF_ROLES)
     code = code.strip()
     if len(code) > 40:
         raise AttemptRefused("An access code has at most 40 characters.")
