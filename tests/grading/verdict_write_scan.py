@@ -64,9 +64,9 @@ def project_modules() -> tuple[Path, ...]:
     found: set[Path] = set()
     for config in apps.get_app_configs():
         path = Path(config.path).resolve()
-        if not _in_project(path):
+        if not in_project(path):
             continue
-        found.update(p for p in path.rglob("*.py") if _in_project(p))
+        found.update(p for p in path.rglob("*.py") if in_project(p))
     queue = sorted(found)
     while queue:
         for imported in _imported_modules(queue.pop()):
@@ -76,7 +76,9 @@ def project_modules() -> tuple[Path, ...]:
     return tuple(sorted(found))
 
 
-def _in_project(path: Path) -> bool:
+def in_project(path: Path) -> bool:
+    """Whether `path` is the project's own code: in this repository, not a test, a migration
+    or an installed package (a virtualenv may live inside the checkout, as CI's does)."""
     try:
         parts = path.relative_to(ROOT).parts
     except ValueError:
@@ -104,7 +106,7 @@ def _imported_modules(path: Path) -> Iterable[Path]:
             parts = name.split(".")
             for candidate in (ROOT.joinpath(*parts[:-1], f"{parts[-1]}.py"),
                               ROOT.joinpath(*parts, "__init__.py")):
-                if candidate.is_file() and _in_project(candidate):
+                if candidate.is_file() and in_project(candidate):
                     yield candidate
 
 
