@@ -1,6 +1,7 @@
 """The course team's page of an assessment: attempts (reopen one with a reason), release
 of feedback and key, accommodations, item analysis and the audit log."""
 
+from collections.abc import Callable
 from typing import cast
 
 from django.contrib import messages
@@ -38,6 +39,17 @@ def _back(course_slug: str, slug: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("exams:staff", args=[course_slug, slug]))
 
 
+def _acted(request: HttpRequest, course_slug: str, slug: str,
+           action: Callable[[], str]) -> HttpResponseRedirect:
+    """Run a staff action that returns its success message or raises AttemptRefused; either
+    way the course team is sent back to the assessment's page with the message shown."""
+    try:
+        messages.success(request, action())
+    except AttemptRefused as exc:
+        messages.error(request, str(exc))
+    return _back(course_slug, slug)
+
+
 @login_required
 @require_GET
 def staff_page(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
@@ -61,14 +73,13 @@ def _int(value: str | None, default: int) -> int:
 @require_POST
 def release(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
-    try:
+
+    def act() -> str:
         feedback_release(assessment=place.assessment, course=place.course,
                          by=cast(User, request.user), feedback="feedback" in request.POST,
                          key="key" in request.POST)
-        messages.success(request, "The release is saved.")
-    except AttemptRefused as exc:
-        messages.error(request, str(exc))
-    return _back(course_slug, slug)
+        return "The release is saved."
+    return _acted(request, course_slug, slug, act)
 
 
 @login_required
@@ -80,16 +91,15 @@ def accommodation(request: HttpRequest, course_slug: str, slug: str) -> HttpResp
         factor = float(str(request.POST.get("time_factor", "1"))[:10])
     except ValueError:
         factor = 0.0
-    try:
+
+    def act() -> str:
         if student is None:
             raise AttemptRefused("No student has that user name.")
         accommodation_set(course=place.course, student=student, time_factor=factor,
                           extra_attempts=_int(request.POST.get("extra_attempts"), -1),
                           by=cast(User, request.user))
-        messages.success(request, f"The accommodation of {student.username} is saved.")
-    except AttemptRefused as exc:
-        messages.error(request, str(exc))
-    return _back(course_slug, slug)
+        return f"The accommodation of {student.username} is saved."
+    return _acted(request, course_slug, slug, act)
 
 
 @login_required
@@ -99,27 +109,25 @@ def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -
     if not Attempt.objects.filter(pk=attempt_id, assessment=place.assessment,
                                   course=place.course).exists():
         raise Http404("No such attempt.")
-    try:
+
+    def act() -> str:
         attempt_reopen(attempt_id=attempt_id, by=cast(User, request.user),
                        minutes=_int(request.POST.get("minutes"), 0),
                        reason=str(request.POST.get("reason", ""))[:250])
-        messages.success(request, "The attempt is open again.")
-    except AttemptRefused as exc:
-        messages.error(request, str(exc))
-    return _back(course_slug, slug)
+        return "The attempt is open again."
+    return _acted(request, course_slug, slug, act)
 
 
 @login_required
 @require_POST
 def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
-    try:
+
+    def act() -> str:
         access_code_set(assessment=place.assessment, course=place.course,
                         code=str(request.POST.get("access_code", "")), by=cast(User, request.user))
-        messages.success(request, "The access code is saved.")
-    except AttemptRefused as exc:
-        messages.error(request, str(exc))
-    return _back(course_slug, slug)
+        return "The access code is saved."
+    return _acted(request, course_slug, slug, act)
 
 
 @login_required
@@ -128,17 +136,15 @@ def extension(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
     student = User.objects.filter(username=str(request.POST.get("username", ""))[:150]).first()
     when = parse_datetime(str(request.POST.get("closes_at", ""))[:40])
-    try:
+
+    def act() -> str:
         if student is None:
             raise AttemptRefused("No student has that user name.")
         if when is None:
             raise AttemptRefused("Give the new close as a date and time.")
-        if timezone.is_naive(when):
-            when = timezone.make_aware(when)
+        closes_at = timezone.make_aware(when) if timezone.is_naive(when) else when
         window_extend(assessment=place.assessment, course=place.course, student=student,
-                      closes_at=when, reason=str(request.POST.get("reason", ""))[:300],
+                      closes_at=closes_at, reason=str(request.POST.get("reason", ""))[:300],
                       by=cast(User, request.user))
-        messages.success(request, f"The window of {student.username} is extended.")
-    except AttemptRefused as exc:
-        messages.error(request, str(exc))
-    return _back(course_slug, slug)
+        return f"The window of {student.username} is extended."
+    return _acted(request, course_slug, slug, act)
