@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -52,10 +52,18 @@ def _membership(user: User | AnonymousUser, course_slug: str) -> Enrollment:
     return enrollment
 
 
+def _course_assessments(course: Course) -> QuerySet[Assessment]:
+    return Assessment.objects.filter(module_id__in=course.module_ids(), archived_at__isnull=True)
+
+
 def assessments_for_member(*, course: Course) -> list[Assessment]:
     """The course's assessments (of the modules it runs), by opening time."""
-    return list(Assessment.objects.filter(module_id__in=course.module_ids(),
-                                          archived_at__isnull=True).order_by("opens_at", "slug"))
+    return list(_course_assessments(course).order_by("opens_at", "slug"))
+
+
+def assessment_count(*, course: Course) -> int:
+    """How many assessments the course runs (of its modules, not archived); one query."""
+    return _course_assessments(course).count()
 
 
 def attempts_of(*, place: AssessmentPlace, student_id: int) -> list[Attempt]:
