@@ -24,6 +24,8 @@ from exams.services import AttemptRefused
 #: Bounds of an accommodation, so that a typo cannot give a week-long attempt.
 MAX_TIME_FACTOR = 5.0
 MAX_EXTRA_ATTEMPTS = 20
+#: How long a reopened attempt may run, in minutes.
+MAX_REOPEN_MINUTES = 600
 
 
 def _require(user: User, course: Course, *roles: str) -> None:
@@ -75,8 +77,8 @@ def attempt_reopen(*, attempt_id: int, by: User, minutes: int, reason: str,
     reason = reason.strip()
     if not reason:
         raise AttemptRefused("Say why the attempt is reopened.")
-    if not 1 <= minutes <= 600:
-        raise AttemptRefused("Reopen for between 1 and 600 minutes.")
+    if not 1 <= minutes <= MAX_REOPEN_MINUTES:
+        raise AttemptRefused(f"Reopen for between 1 and {MAX_REOPEN_MINUTES} minutes.")
     with transaction.atomic():
         attempt = Attempt.objects.select_for_update().get(pk=attempt_id)
         _require(by, attempt.course, *STAFF_ROLES)

@@ -2,16 +2,15 @@
 of feedback and key, accommodations, item analysis and the audit log."""
 
 from collections.abc import Callable
-from typing import cast
+from typing import NoReturn, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
 from exams.models import Attempt
@@ -22,6 +21,13 @@ from exams.staff import (
     attempt_reopen,
     feedback_release,
     window_extend,
+)
+from exams.staff_forms import (
+    AccessCodeForm,
+    AccommodationForm,
+    ExtensionForm,
+    ReopenForm,
+    form_problems,
 )
 from exams.staff_selectors import (
     access_code_of,
@@ -64,9 +70,9 @@ def staff_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRespons
         "extensions": extensions_for_staff(place)})
 
 
-def _int(value: str | None, default: int) -> int:
-    text = (value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 7 else default
+def _refused(form: Form) -> NoReturn:
+    """Raise AttemptRefused with the form's problems, for `_acted` to show."""
+    raise AttemptRefused(form_problems(form))
 
 
 @login_required
@@ -86,17 +92,15 @@ def release(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
 @require_POST
 def accommodation(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
-    student = User.objects.filter(username=str(request.POST.get("username", ""))[:150]).first()
-    try:
-        factor = float(str(request.POST.get("time_factor", "1"))[:10])
-    except ValueError:
-        factor = 0.0
+    form = AccommodationForm(request.POST)
 
     def act() -> str:
-        if student is None:
-            raise AttemptRefused("No student has that user name.")
-        accommodation_set(course=place.course, student=student, time_factor=factor,
-                          extra_attempts=_int(request.POST.get("extra_attempts"), -1),
+        if not form.is_valid():
+            return _refused(form)
+        student = form.cleaned_data["username"]
+        accommodation_set(course=place.course, student=student,
+                          time_factor=form.cleaned_data["time_factor"],
+                          extra_attempts=form.cleaned_data["extra_attempts"],
                           by=cast(User, request.user))
         return f"The accommodation of {student.username} is saved."
     return _acted(request, course_slug, slug, act)
@@ -109,11 +113,13 @@ def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -
     if not Attempt.objects.filter(pk=attempt_id, assessment=place.assessment,
                                   course=place.course).exists():
         raise Http404("No such attempt.")
+    form = ReopenForm(request.POST)
 
     def act() -> str:
+        if not form.is_valid():
+            return _refused(form)
         attempt_reopen(attempt_id=attempt_id, by=cast(User, request.user),
-                       minutes=_int(request.POST.get("minutes"), 0),
-                       reason=str(request.POST.get("reason", ""))[:250])
+                       minutes=form.cleaned_data["minutes"], reason=form.cleaned_data["reason"])
         return "The attempt is open again."
     return _acted(request, course_slug, slug, act)
 
@@ -122,10 +128,13 @@ def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -
 @require_POST
 def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    form = AccessCodeForm(request.POST)
 
     def act() -> str:
+        if not form.is_valid():
+            return _refused(form)
         access_code_set(assessment=place.assessment, course=place.course,
-                        code=str(request.POST.get("access_code", "")), by=cast(User, request.user))
+                        code=form.cleaned_data["access_code"], by=cast(User, request.user))
         return "The access code is saved."
     return _acted(request, course_slug, slug, act)
 
@@ -134,17 +143,14 @@ def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpRespon
 @require_POST
 def extension(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
-    student = User.objects.filter(username=str(request.POST.get("username", ""))[:150]).first()
-    when = parse_datetime(str(request.POST.get("closes_at", ""))[:40])
+    form = ExtensionForm(request.POST)
 
     def act() -> str:
-        if student is None:
-            raise AttemptRefused("No student has that user name.")
-        if when is None:
-            raise AttemptRefused("Give the new close as a date and time.")
-        closes_at = timezone.make_aware(when) if timezone.is_naive(when) else when
+        if not form.is_valid():
+            return _refused(form)
+        student, closes_at = form.cleaned_data["username"], form.cleaned_data["closes_at"]
         window_extend(assessment=place.assessment, course=place.course, student=student,
-                      closes_at=closes_at, reason=str(request.POST.get("reason", ""))[:300],
+                      closes_at=closes_at, reason=form.cleaned_data["reason"],
                       by=cast(User, request.user))
         return f"The window of {student.username} is extended."
     return _acted(request, course_slug, slug, act)

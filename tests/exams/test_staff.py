@@ -94,7 +94,7 @@ def test_an_instructor_releases_and_sets_an_accommodation_from_the_page(quiz_cou
     assert (accommodation.time_factor, accommodation.extra_attempts) == (1.5, 1)
     page = client.post(base + "accommodations/", {"username": "student", "time_factor": "50",
                                                   "extra_attempts": "1"}, follow=True)
-    assert "The time factor must be between 1 and 5." in page.content.decode()
+    assert "Time factor: Ensure this value is less than or equal to 5.0." in page.content.decode()
     assert Accommodation.objects.get(student=quiz_course.student).time_factor == 1.5
     assert AuditEntry.objects.filter(action="release").count() == 1
 
