@@ -1,7 +1,8 @@
 // An exam attempt's page, enhanced: drafts saved on the server as the student types
 // (debounced, one field per request), the whole form saved when the page is left, and a
 // countdown with spoken warnings at 5 and 1 minutes left (a polite live region: focus never
-// moves). Without this file the page still works: Save posts the form, the page states the
+// moves) that the student can hide and show again (the choice is kept for the attempt; the
+// warnings are still spoken while it is hidden). Without this file the page still works: Save posts the form, the page states the
 // end time, and the server enforces it.
 (function () {
   "use strict";
@@ -132,7 +133,22 @@
     var line = timer.querySelector("[data-time-left-line]");
     var left = timer.querySelector("[data-time-left]");
     var warned = { 5: false, 1: false };
-    line.hidden = false;
+    var toggle = timer.querySelector("[data-timer-toggle]");
+    var hideKey = "exam-timer-hidden:" + url;
+    function shown(visible) {
+      line.hidden = !visible;
+      toggle.setAttribute("aria-expanded", visible ? "true" : "false");
+      toggle.textContent = visible ? "Hide the time left" : "Show the time left";
+      try {
+        if (visible) { window.localStorage.removeItem(hideKey); }
+        else { window.localStorage.setItem(hideKey, "1"); }
+      } catch (e) { /* storage refused: the choice lasts for this page only */ }
+    }
+    var hidden = false;
+    try { hidden = window.localStorage.getItem(hideKey) === "1"; } catch (e) { hidden = false; }
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () { shown(line.hidden); });
+    shown(!hidden);
     function tick() {
       var ms = deadline - (Date.now() + skew);
       var seconds = Math.max(0, Math.floor(ms / 1000));
