@@ -6,12 +6,14 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Max, QuerySet
+from django.db.models import Exists, Max, OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
+from core.compiled_query import CompiledQuery
 from courses.access import is_staff_role
 from courses.models import Course, CourseModule, Enrollment
+from courses.selectors import enrollment_find
 from exams.models import Answer, Assessment, Attempt, Release, WindowExtension
 from exams.paper import question_params, questions_of
 from exams.policy import Visible, review_visibility
@@ -25,16 +27,27 @@ class AssessmentPlace:
     assessment: Assessment
 
 
+def _assessment_in_course(slug: str, course_id: int) -> QuerySet[Assessment]:
+    link = CourseModule.objects.filter(course_id=course_id, module_id=OuterRef("module_id"))
+    return (Assessment.objects.filter(slug=slug, archived_at__isnull=True)
+            .annotate(linked=Exists(link), release_at=Subquery(link.values("release_at")[:1]))
+            .order_by("id")[:1])
+
+
+_IN_COURSE = CompiledQuery(_assessment_in_course, slug=str, course_id=int)
+
+
 def assessment_for_member(*, user: User | AnonymousUser, course_slug: str, slug: str
                           ) -> AssessmentPlace:
     """The assessment `slug` of the course, for an active member of it; Http404 otherwise
-    (and for a student, while the assessment's module is not released)."""
+    (and for a student, while the assessment's module is not released). Two compiled
+    queries (the enrolment with its course, the assessment with its link to the course)."""
     enrollment = _membership(user, course_slug)
-    assessment = Assessment.objects.filter(slug=slug, archived_at__isnull=True).first()
-    link = None if assessment is None else CourseModule.objects.filter(
-        course=enrollment.course, module_id=assessment.module_id).first()
-    if assessment is None or link is None or (
-            not is_staff_role(enrollment.role) and not link.released(timezone.now())):
+    assessment = _IN_COURSE.first(slug=slug, course_id=enrollment.course_id)
+    release_at = None if assessment is None else assessment.__dict__["release_at"]
+    if assessment is None or not assessment.__dict__["linked"] or (
+            not is_staff_role(enrollment.role)
+            and release_at is not None and release_at > timezone.now()):
         raise Http404("No such assessment in this course.")
     return AssessmentPlace(enrollment.course, enrollment, assessment)
 
@@ -45,8 +58,7 @@ def course_for_member(*, user: User | AnonymousUser, course_slug: str) -> Course
 
 
 def _membership(user: User | AnonymousUser, course_slug: str) -> Enrollment:
-    enrollment = Enrollment.objects.filter(user_id=user.pk or 0, course__slug=course_slug,
-                                           is_active=True).select_related("course").first()
+    enrollment = enrollment_find(user_id=user.pk or 0, course_slug=course_slug)
     if enrollment is None:
         raise Http404("No such course.")
     return enrollment

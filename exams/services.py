@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from courses.models import Course, CourseModule, Enrollment
+from courses.models import Course
 from exams.grading import question_results
 from exams.models import (
     Accommodation,
@@ -23,12 +23,11 @@ from exams.models import (
     Assessment,
     Attempt,
     AuditEntry,
-    Proctoring,
     Question,
     WindowExtension,
 )
 from exams.paper import attempt_seed, paper_draw, question_params, questions_of
-from grading.variant_assignment import uses_default_variant
+from exams.start_reads import attempts_of_student, start_facts
 
 #: Longest draft kept for one part (as the answer path's limit).
 MAX_DRAFT = 5000
@@ -76,9 +75,7 @@ def attempt_deadline(*, assessment: Assessment, started_at: datetime, time_facto
     return min(started_at + limit, closes_at)
 
 
-def _access_code_refused(*, assessment: Assessment, course: Course, given: str | None) -> bool:
-    code = Proctoring.objects.filter(assessment=assessment, course=course) \
-        .values_list("access_code", flat=True).first()
+def _access_code_refused(*, code: str, given: str | None) -> bool:
     if not code:
         return False
     return not hmac.compare_digest(code.strip().lower().encode(),
@@ -94,17 +91,21 @@ def attempt_start(*, student: User, course: Course, assessment: Assessment,
     student's, when extended), without the proctor's access code when one is set, or no
     attempts are left. An attempt whose deadline has passed is closed and graded first.
     Two starts at once (two browsers) give one attempt: the second finds the first.
+    Two compiled reads and two inserts, whatever the number of questions (start_reads).
     """
     now = now or timezone.now()
     if assessment.archived_at is not None:
         raise AttemptRefused("This assessment has been withdrawn.")
-    if not Enrollment.objects.filter(user=student, course=course, is_active=True).exists():
+    facts = start_facts(course_id=course.pk, module_id=assessment.module_id,
+                        student_id=student.pk, assessment_id=assessment.pk)
+    if not facts.enrolled:
         raise AttemptRefused("You are not enrolled in this course.")
-    link = CourseModule.objects.filter(course=course, module_id=assessment.module_id).first()
+    link = facts.link
     if link is None:
         raise AttemptRefused("This assessment is not part of this course.")
-    open_one = Attempt.objects.filter(assessment=assessment, course=course, student=student,
-                                      closed_at__isnull=True).first()
+    attempts = attempts_of_student(course_id=course.pk, student_id=student.pk,
+                                   assessment_id=assessment.pk)
+    open_one = next((a for a in attempts if a.closed_at is None), None)
     if open_one is not None:
         if open_one.deadline_at > now:
             return Started(open_one, resumed=True)
@@ -112,31 +113,29 @@ def attempt_start(*, student: User, course: Course, assessment: Assessment,
     if now < assessment.opens_at or (link.release_at is not None and now < link.release_at):
         raise AttemptRefused(f"This assessment opens on {_local(assessment.opens_at)}; you "
                              "can start it from then.")
-    closes_at = closes_for(assessment=assessment, course=course, student_id=student.pk)
+    closes_at = max(assessment.closes_at, facts.extension_closes_at or assessment.closes_at)
     if now >= closes_at:
         raise AttemptRefused(f"This assessment closed on {_local(closes_at)}; it "
                              "can no longer be started.")
-    if _access_code_refused(assessment=assessment, course=course, given=access_code):
+    if _access_code_refused(code=facts.access_code, given=access_code):
         raise AttemptRefused("That is not the access code of this assessment; ask your "
                              "proctor for it.")
-    accommodation = accommodation_of(course=course, student_id=student.pk)
-    used = Attempt.objects.filter(assessment=assessment, course=course, student=student).count()
-    allowed = assessment.attempts + accommodation.extra_attempts
+    used = len(attempts)
+    allowed = assessment.attempts + facts.extra_attempts
     if used >= allowed:
         raise AttemptRefused(f"You have used your {allowed} attempt"
                              f"{'s' if allowed != 1 else ''} at this assessment.")
     number = used + 1
     seed = attempt_seed(course_id=course.pk, assessment=assessment, student_id=student.pk,
                         number=number)
-    paper = paper_draw(assessment=assessment, seed=seed,
-                       default_variant=uses_default_variant(student=student, course=course))
+    paper = paper_draw(assessment=assessment, seed=seed, default_variant=facts.default_variant)
     try:
         with transaction.atomic():
             attempt = Attempt.objects.create(
                 assessment=assessment, course=course, student=student, number=number,
                 seed=seed, paper=paper, started_at=now,
                 deadline_at=attempt_deadline(assessment=assessment, started_at=now,
-                                             time_factor=accommodation.time_factor,
+                                             time_factor=facts.time_factor,
                                              closes_at=closes_at))
             AuditEntry.objects.create(course=course, assessment=assessment, attempt=attempt,
                                       actor=student, action="start",
