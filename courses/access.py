@@ -3,9 +3,10 @@ once for the pages, the API, LTI and live mode, which call it."""
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 from courses.models import Enrollment
-from courses.selectors import enrollment_get
+from courses.selectors import member_enrollment
 
 #: The roles that see a course's class, review answers and override grades.
 STAFF_ROLES: tuple[str, ...] = (Enrollment.Role.INSTRUCTOR, Enrollment.Role.TA)
@@ -21,7 +22,9 @@ def staff_enrollment_get(*, user: User | AnonymousUser, course_slug: str,
     """The user's active staff enrolment in the course, with the course (one query):
     Http404 when the user is not an active member (a course not yours is not shown to
     exist), PermissionDenied with `refusal` for the course's students."""
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
+    enrollment = member_enrollment(user=user, course_slug=course_slug)
+    if enrollment is None:
+        raise Http404("No such course.")
     if not is_staff_role(enrollment.role):
         raise PermissionDenied(refusal)
     return enrollment

@@ -4,7 +4,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404
 
 from core.compiled_query import CompiledQuery
 from courses.models import (
@@ -47,15 +46,12 @@ def enrollment_find(*, user_id: int, course_slug: str) -> Enrollment | None:
     return _ENROLLED.first(user_id=user_id, course_slug=course_slug)
 
 
-def enrollment_get(*, user: User | AnonymousUser, course_slug: str) -> Enrollment:
-    """The user's active enrolment in the course, with the course and its module; Http404 if
-    none (a course not yours is not shown). One compiled query."""
+def member_enrollment(*, user: User | AnonymousUser, course_slug: str) -> Enrollment | None:
+    """The user's active enrolment in the course, with the course and its module; None for
+    an anonymous user or one who is not an active member. One compiled query."""
     if not user.is_authenticated:
-        raise Http404("No such course.")
-    found = enrollment_find(user_id=user.pk, course_slug=course_slug)
-    if found is None:
-        raise Http404("No such course.")
-    return found
+        return None
+    return enrollment_find(user_id=user.pk, course_slug=course_slug)
 
 
 def module_sections(*, course: Course) -> QuerySet[Section]:
@@ -88,15 +84,12 @@ def course_students(*, course: Course, group: str = "") -> QuerySet[Enrollment]:
     return students.filter(group=group) if group else students
 
 
-def student_enrollment_get(*, course: Course, student_id: int) -> Enrollment:
+def student_enrollment_find(*, course: Course, student_id: int) -> Enrollment | None:
     """The enrolment (active or not) of student `student_id` in the course, with its user;
-    Http404 for anyone who is not a student of the course."""
-    enrollment = (Enrollment.objects.select_related("user")
-                  .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
-                  .first())
-    if enrollment is None:
-        raise Http404("No such student in this course.")
-    return enrollment
+    None for anyone who is not a student of the course."""
+    return (Enrollment.objects.select_related("user")
+            .filter(course=course, user_id=student_id, role=Enrollment.Role.STUDENT)
+            .first())
 
 
 @dataclass(frozen=True)

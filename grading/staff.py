@@ -14,7 +14,7 @@ from django.http import Http404
 
 from courses.access import course_role_among
 from courses.models import Course, Exercise, Part
-from courses.selectors import student_enrollment_get
+from courses.selectors import student_enrollment_find
 
 #: The longest reason or comment kept.
 MAX_REASON = 2000
@@ -42,7 +42,10 @@ def score_from_points(points: float, part: Part) -> float:
 
 def course_student(course: Course, student_id: int) -> User:
     """The student of the course (Http404 otherwise)."""
-    return student_enrollment_get(course=course, student_id=student_id).user
+    enrollment = student_enrollment_find(course=course, student_id=student_id)
+    if enrollment is None:
+        raise Http404("No such student in this course.")
+    return enrollment.user
 
 
 def course_exercise(course: Course, exercise_id: int) -> Exercise:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from courses.models import Course, Enrollment
-from courses.selectors import course_exercises, student_enrollment_get
+from courses.selectors import course_exercises, student_enrollment_find
 from grading.answer_display import AnswerView, answer_views
 from grading.course_total import ModuleColumn, explanation
 from grading.gradebook import GradebookRow, PartColumn, gradebook, module_columns
@@ -74,11 +74,13 @@ class StudentDetail:
         return list(seen.items())
 
 
-def student_detail(*, course: Course, student_id: int) -> StudentDetail:
+def student_detail(*, course: Course, student_id: int) -> StudentDetail | None:
     """Everything one student of the course did, and each question with the student's own
-    numbers, and the misconceptions they showed and have not cleared. Raises Http404 for
-    anyone who is not a student of the course. Seventeen queries however much the student did."""
-    enrollment = student_enrollment_get(course=course, student_id=student_id)
+    numbers, and the misconceptions they showed and have not cleared; None for anyone who is
+    not a student of the course. Seventeen queries however much the student did."""
+    enrollment = student_enrollment_find(course=course, student_id=student_id)
+    if enrollment is None:
+        return None
     student = enrollment.user
     book = gradebook(course=course, student=student)
     row = book.rows[0] if book.rows else GradebookRow(

@@ -206,8 +206,10 @@ def labs(request: HttpRequest, access: StaffAccess) -> HttpResponse:
 @require_GET
 @staff_view
 def student(request: HttpRequest, access: StaffAccess, student_id: int) -> HttpResponse:
-    return _page(request, access, "student.html", "matrix",
-                 detail=student_detail(course=access.course, student_id=student_id),
+    detail = student_detail(course=access.course, student_id=student_id)
+    if detail is None:
+        raise Http404("No such student in this course.")
+    return _page(request, access, "student.html", "matrix", detail=detail,
                  may_extend=access.role in extension_granters(course=access.course),
                  zone=policy_zone(deadline_policy_of(course=access.course)))
 

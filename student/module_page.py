@@ -25,7 +25,7 @@ from courses.models import (
     Section,
 )
 from courses.page_links import CourseLinks, course_links_from, course_url
-from courses.selectors import enrollment_get
+from courses.selectors import member_enrollment
 from grading.deadlines import DeadlineStatus, deadline_statuses
 from grading.models import Submission
 from grading.variant_assignment import variant_for
@@ -134,10 +134,12 @@ class CoursePlan:
         return is_staff_role(self.enrollment.role) or course_module.released(at)
 
 
-def course_plan_for_user(*, user: User | AnonymousUser, course_slug: str) -> CoursePlan:
-    """The user's course and the modules it runs, in two queries; Http404 when the user is
-    not an active member."""
-    enrollment = enrollment_get(user=user, course_slug=course_slug)
+def course_plan_for_user(*, user: User | AnonymousUser, course_slug: str) -> CoursePlan | None:
+    """The user's course and the modules it runs, in two queries; None when the user is not
+    an active member."""
+    enrollment = member_enrollment(user=user, course_slug=course_slug)
+    if enrollment is None:
+        return None
     rows = list(CourseModule.objects.filter(course_id=enrollment.course_id)
                 .select_related("module").order_by("order", "pk"))
     return CoursePlan(enrollment=enrollment, course_modules=rows)
@@ -207,30 +209,27 @@ def _module_nav(plan: CoursePlan, shown: CourseModule, at: datetime) -> ModuleNa
 
 
 @overload
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
-                            notices: Mapping[int, str] | None = None, module_slug: None = None,
-                            plan: CoursePlan | None = None) -> ModulePage: ...
-@overload
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
-                            notices: Mapping[int, str] | None = None, module_slug: str,
-                            plan: CoursePlan | None = None) -> ModulePage | None: ...
-def module_page_for_student(*, user: User | AnonymousUser, course_slug: str,
+def module_page_for_student(*, user: User | AnonymousUser, plan: CoursePlan,
                             notices: Mapping[int, str] | None = None,
-                            module_slug: str | None = None,
-                            plan: CoursePlan | None = None) -> ModulePage | None:
-    """The modules of `course_slug` open to a member (students: those released by now; staff:
-    all), or with `module_slug` that one module only: sections, figures, labs, exercises and
-    the user's own submissions, attempts left and predictions, in a constant number of
-    queries whatever the number of modules, parts and answers. `notices`: {part id: why the
-    last answer sent to it was refused}, shown at those parts. `plan`: the course's
-    `course_plan_for_user`, when the caller has read it (two queries fewer).
+                            module_slug: None = None) -> ModulePage: ...
+@overload
+def module_page_for_student(*, user: User | AnonymousUser, plan: CoursePlan,
+                            notices: Mapping[int, str] | None = None,
+                            module_slug: str) -> ModulePage | None: ...
+def module_page_for_student(*, user: User | AnonymousUser, plan: CoursePlan,
+                            notices: Mapping[int, str] | None = None,
+                            module_slug: str | None = None) -> ModulePage | None:
+    """The modules of the member's course (`plan`, from `course_plan_for_user`) open to them
+    (students: those released by now; staff: all), or with `module_slug` that one module
+    only: sections, figures, labs, exercises and the user's own submissions, attempts left
+    and predictions, in a constant number of queries whatever the number of modules, parts
+    and answers. `notices`: {part id: why the
+    last answer sent to it was refused}, shown at those parts.
 
-    Raises Http404 when the user is not an active member of the course (`enrollment_get`);
     None when the course does not run `module_slug` or a student asks for a module not
     released yet (the caller tells which from the plan).
     """
     notices = notices or {}
-    plan = plan or course_plan_for_user(user=user, course_slug=course_slug)
     enrollment = plan.enrollment
     course = enrollment.course
     student = cast(User, user)

@@ -57,7 +57,7 @@ def course_module(request: HttpRequest, course_slug: str) -> HttpResponse:
     modules lists them (progress, due dates, when one opens) with a link to each one's page,
     and a course with no module yet says so. `?a=&b=` choose Figure 5.1's words, `?row=`
     Figure 5.6's row."""
-    plan = course_plan_for_user(user=request.user, course_slug=course_slug)
+    plan = _member_plan(request, course_slug)
     if plan.several or not plan.course_modules:
         (progress,) = course_progress_for_student(user=request.user, plan=plan)
         return render(request, "student/course.html", {"cp": progress, "course": plan.course})
@@ -70,8 +70,16 @@ def module_page(request: HttpRequest, course_slug: str, module_slug: str) -> Htt
     """One module of the course, section by section, with the student's own work and the way
     to the previous and next module; 404 for a module the course does not run and, for a
     student, for one not released yet (staff see it)."""
-    plan = course_plan_for_user(user=request.user, course_slug=course_slug)
+    plan = _member_plan(request, course_slug)
     return _module_response(request, plan=plan, module_slug=module_slug)
+
+
+def _member_plan(request: HttpRequest, course_slug: str) -> CoursePlan:
+    """The course plan of a member; 404 for anyone else (a course not yours is not shown)."""
+    plan = course_plan_for_user(user=request.user, course_slug=course_slug)
+    if plan is None:
+        raise Http404("No such course.")
+    return plan
 
 
 def _not_open(plan: CoursePlan, module_slug: str | None) -> str:
@@ -93,8 +101,8 @@ def _module_response(request: HttpRequest, *, plan: CoursePlan,
             notices[int(tag[len(PART_TAG):])] = str(message)
         else:
             others.append(message)
-    page = module_page_for_student(user=request.user, course_slug=plan.course.slug,
-                                   notices=notices, module_slug=module_slug, plan=plan)
+    page = module_page_for_student(user=request.user, plan=plan, notices=notices,
+                                   module_slug=module_slug)
     if page is None:
         raise Http404(_not_open(plan, module_slug))
     if page.module is None:  # a course running no module has no module page (see course.html)

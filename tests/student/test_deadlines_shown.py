@@ -15,7 +15,7 @@ from django.utils import timezone
 from courses.models import CourseModule, Exercise
 from grading.deadlines import deadline_policy_set, deadline_set, extension_set
 from grading.models import Deadline, DeadlinePolicy
-from student.module_page import module_page_for_student
+from tests.student.module_pages import page_for
 
 pytestmark = pytest.mark.django_db
 LONDON = ZoneInfo("Europe/London")
@@ -180,7 +180,7 @@ def test_the_module_page_reads_every_deadline_in_the_same_queries_as_none(
         course, alice, irene, apply_1):
     def count() -> int:
         with CaptureQueriesContext(connection) as queries:
-            module_page_for_student(user=alice, course_slug=course.slug)
+            page_for(alice, course.slug)
         return len(queries.captured_queries)
 
     count()  # the first visit draws the student's variants

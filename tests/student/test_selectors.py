@@ -3,7 +3,6 @@ query counts do not depend on how many attempts were made."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.http import Http404
 
 from core.not_found import NotFound
 from courses.models import Part
@@ -12,8 +11,9 @@ from grading.services import attempt_state, attempt_state_from, submission_creat
 from grading.variant_assignment import variant_for
 from labs.predictions import lab_run_execute_and_grade
 from student.course_progress import course_progress_for_student
-from student.module_page import module_page_for_student
+from student.module_page import course_plan_for_user
 from student.selectors import part_for_student, submission_for_student
+from tests.student.module_pages import page_for
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def _bound_params(student, course):
 
 
 def test_module_page_lists_every_section_exercise_and_lab(alice, course):
-    page = module_page_for_student(user=alice, course_slug=course.slug)
+    page = page_for(alice, course.slug)
     assert [s.section.number for s in page.sections] == ["5.1", "5.2", "5.3", "5.4", "5.5",
                                                          "5.6", "5.7"]
     assert [e.slug for e in page.exercises] == [
@@ -56,7 +56,7 @@ def test_module_page_lists_every_section_exercise_and_lab(alice, course):
 
 
 def test_prompts_carry_the_students_own_variant_numbers(alice, course):
-    page = module_page_for_student(user=alice, course_slug=course.slug)
+    page = page_for(alice, course.slug)
     apply_1 = next(e for e in page.exercises if e.slug == "apply-1-gradient-bound")
     p = _bound_params(alice, course)
     assert f"through {p['steps']} RNN steps" in apply_1.prompt
@@ -70,7 +70,7 @@ def test_part_views_carry_the_students_attempts_and_state(alice, bob, course):
     _answer(bob, course, "apply-1-gradient-bound", "bound", "1")
     part = _part("apply-1-gradient-bound", "bound")
 
-    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    view = _views(page_for(alice, course.slug))[part.pk]
     assert [s.outcome for s in view.history] == ["invalid", "incorrect"]
     assert view.state == attempt_state(student=alice, course=course, part=part)
     assert (view.state.used, view.state.left, view.state.solved) == (1, 4, False)
@@ -91,7 +91,7 @@ def test_a_prediction_shows_nothing_measured_until_its_run_has_finished(
 ):
     part = _part("predict-analogy", "endpoint")
     submission = _answer(alice, course, "predict-analogy", "endpoint", "queen")
-    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    view = _views(page_for(alice, course.slug))[part.pk]
     assert view.prediction is not None
     assert view.prediction.predicted == "Near queen"
     assert view.prediction.measured is None and view.waiting and not view.can_answer
@@ -99,7 +99,7 @@ def test_a_prediction_shows_nothing_measured_until_its_run_has_finished(
     run = submission.lab_runs.get()
     with django_capture_on_commit_callbacks(execute=True):
         lab_run_execute_and_grade(run_id=run.pk)
-    view = _views(module_page_for_student(user=alice, course_slug=course.slug))[part.pk]
+    view = _views(page_for(alice, course.slug))[part.pk]
     assert view.prediction is not None and view.prediction.measured == "Near queen"
     assert view.latest is not None and view.latest.outcome == "correct"
 
@@ -112,17 +112,17 @@ def test_module_page_query_count_does_not_grow_with_attempts(
     for number in range(attempts):
         _answer(alice, course, "extend-bottleneck", "explanation", f"Attempt {number}: a summary.")
         _answer(alice, course, "apply-1-gradient-bound", "bound", f"0.85^({number}")  # invalid
-    module_page_for_student(user=alice, course_slug=course.slug)  # the content cache warm
+    page_for(alice, course.slug)  # the content cache warm
     with django_assert_num_queries(MODULE_PAGE_QUERIES):
-        page = module_page_for_student(user=alice, course_slug=course.slug)
+        page = page_for(alice, course.slug)
         views = _views(page)
     extend = views[_part("extend-bottleneck", "explanation").pk]
     assert len(extend.history) == attempts
 
 
-def test_module_page_of_a_course_the_student_is_not_in_is_404(alice, other_course):
-    with pytest.raises(Http404):
-        module_page_for_student(user=alice, course_slug=other_course.slug)
+def test_a_course_the_student_is_not_in_has_no_plan(alice, other_course):
+    assert course_plan_for_user(user=alice, course_slug=other_course.slug) is None
+    assert course_plan_for_user(user=AnonymousUser(), course_slug=other_course.slug) is None
 
 
 def test_course_progress_counts_parts_answered_and_solved_per_section(
@@ -162,7 +162,7 @@ def test_another_students_submission_is_not_found(alice, bob, course):
 # --- each exercise shows the student's own numbers (issue 11, item 12) ----------------------
 
 def test_each_exercise_with_parameters_carries_the_student_s_own_numbers(alice, course):
-    page = module_page_for_student(user=alice, course_slug=course.slug)
+    page = page_for(alice, course.slug)
     views = {e.slug: e for e in page.exercises}
     apply_1 = views["apply-1-gradient-bound"]
     params = variant_for(student=alice, course=course, exercise=apply_1.exercise).params
@@ -178,7 +178,7 @@ def test_a_student_with_the_default_variant_sees_the_module_s_numbers(alice, cou
     from grading.models import DefaultVariant
 
     DefaultVariant.objects.create(course=course, student=alice)
-    page = module_page_for_student(user=alice, course_slug=course.slug)
+    page = page_for(alice, course.slug)
     apply_1 = next(e for e in page.exercises if e.slug == "apply-1-gradient-bound")
     assert {n.name: n.value for n in apply_1.numbers} == {"steps": "40", "sigma": "0.85"}
     assert apply_1.module_numbers
@@ -217,15 +217,15 @@ def test_one_module_s_page_costs_what_the_course_page_costs(
         alice, irene, course, two_modules, attempts, django_assert_num_queries):
     for number in range(attempts):
         _answer(alice, course, "apply-1-gradient-bound", "bound", f"0.85^({number}")
-    module_page_for_student(user=alice, course_slug=course.slug, module_slug="module-05")
+    page_for(alice, course.slug, module_slug="module-05")
     # and alice's extensions: Module 6 has a due date (none without a deadline)
     with django_assert_num_queries(MODULE_PAGE_QUERIES + 1):
-        page = module_page_for_student(user=alice, course_slug=course.slug,
+        page = page_for(alice, course.slug,
                                        module_slug="module-05")
     assert page is not None
     assert {s.section.module_id for s in page.sections} == {course.module_id}
     assert page.nav is not None and page.nav.next == two_modules and page.nav.next_url is None
-    staff = module_page_for_student(user=irene, course_slug=course.slug, module_slug="module-06")
+    staff = page_for(irene, course.slug, module_slug="module-06")
     assert staff is not None and staff.module is not None
     assert [s.section.number for s in staff.sections] == ["6.1", "6.2", "6.3", "6.4"]
     assert staff.module.slug == "module-06" and staff.nav is not None
@@ -233,9 +233,9 @@ def test_one_module_s_page_costs_what_the_course_page_costs(
 
 
 def test_a_student_cannot_open_a_module_before_its_release(alice, course, two_modules):
-    assert module_page_for_student(user=alice, course_slug=course.slug,
+    assert page_for(alice, course.slug,
                                    module_slug="module-06") is None
-    assert module_page_for_student(user=alice, course_slug=course.slug,
+    assert page_for(alice, course.slug,
                                    module_slug="module-91") is None
 
 
