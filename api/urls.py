@@ -8,6 +8,7 @@ from api.errors import not_found_view
 from api.resources import (
     api_keys,
     courses,
+    exam_access,
     gradebook,
     lab_runs,
     lms_sync,
@@ -59,5 +60,13 @@ urlpatterns = [
          misconceptions.StudentOpenMisconceptionsApi.as_view(), name="api-open-misconceptions"),
     path(COURSE + "variant-fairness/", variant_fairness.VariantFairnessApi.as_view(),
          name="api-variant-fairness"),
+    path(COURSE + "accommodations/", exam_access.AccommodationListApi.as_view(),
+         name="api-accommodations"),
+    path(COURSE + "accommodations/<id:student_id>/", exam_access.AccommodationApi.as_view(),
+         name="api-accommodation"),
+    path(COURSE + "exam-extensions/", exam_access.ExtensionListApi.as_view(),
+         name="api-exam-extensions"),
+    path(COURSE + "assessments/<slug:assessment_slug>/attempts/<id:attempt_id>/reopen/",
+         exam_access.AttemptReopenApi.as_view(), name="api-exam-reopen"),
     re_path(r"^.*$", not_found_view),
 ]

@@ -15,6 +15,7 @@ from django.db import models
 
 from courses.content_files import ContentError, ContentFiles, SourceFile, read_toml
 from courses.content_validation import REGISTERED, item_with_parts_problems
+from exams.content_integrity import integrity_problems
 from exams.models import Assessment, Question
 
 FOLDER = "assessments"
@@ -29,7 +30,8 @@ ASSESSMENT_FIELDS: dict[str, tuple[type, ...]] = {
 }
 ASSESSMENT_OPTIONAL: dict[str, tuple[type, ...]] = {
     "instructions": (str,), "time_limit": (int,), "attempts": (int,), "counts": (str,),
-    "shuffle": (bool,), "feedback": (str,), "key": (str,),
+    "shuffle": (bool,), "feedback": (str,), "key": (str,), "networks": (list,),
+    "seb_config_keys": (list,),
 }
 ZONE_FIELDS: dict[str, tuple[type, ...]] = {"questions": (list,), "draw": (int,)}
 ZONE_OPTIONAL: dict[str, tuple[type, ...]] = {"title": (str,)}
@@ -141,6 +143,7 @@ def _assessment_problems(source: SourceFile, question_slugs: set[str],
         errors.append(ContentError(source.display_path, source.line_of(name),
                                    f"unknown field '{name}'"))
     errors += _uuid_problems(source, uuids)
+    errors += integrity_problems(source)
     opens, closes = data.get("opens"), data.get("closes")
     if isinstance(opens, datetime) and isinstance(closes, datetime) and opens.tzinfo \
             and closes.tzinfo and closes <= opens:

@@ -71,6 +71,10 @@ class Assessment(models.Model):
                                 default=Feedback.AFTER_CLOSE)
     key = models.CharField(max_length=20, choices=Key.choices, default=Key.AFTER_CLOSE)
     zones = models.JSONField(default=list, help_text="[{title, draw, questions: [uuid, ...]}]")
+    networks = models.JSONField(default=list, blank=True,
+                                help_text="CIDR ranges it may be taken from (none: anywhere)")
+    seb_config_keys = models.JSONField(default=list, blank=True,
+                                       help_text="Safe Exam Browser Config Keys (none: no check)")
     source_path = models.CharField(max_length=300, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
 

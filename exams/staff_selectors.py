@@ -5,9 +5,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
 from django.http import Http404
 
 from courses.access import is_staff_role
+from courses.models import Course
 from exams.item_statistics import (
     ItemStatistic,
     Taken,
@@ -18,6 +20,7 @@ from exams.item_statistics import (
 from exams.models import (
     Accommodation,
     Answer,
+    Assessment,
     Attempt,
     AuditEntry,
     Proctoring,
@@ -121,3 +124,31 @@ def _variant(question: Any, entry: dict[str, Any]) -> str:
     params = question_params(question, entry["seed"])
     return ", ".join(f"{name}={params[name]}" for name in sorted(question.parameters)) \
         or "one variant"
+
+
+def course_assessment(*, course: Course, slug: str) -> Assessment | None:
+    """The course's assessment `slug` (of a module the course runs, not withdrawn), or None."""
+    return Assessment.objects.filter(slug=slug, module_id__in=course.module_ids(),
+                                     archived_at__isnull=True).first()
+
+
+def course_accommodations(*, course: Course) -> QuerySet[Accommodation]:
+    """The course's accommodations with their students, by user name."""
+    return Accommodation.objects.filter(course=course).select_related("student") \
+        .order_by("student__username")
+
+
+def course_extensions(*, course: Course, assessment: Assessment | None
+                      ) -> QuerySet[WindowExtension]:
+    """The course's window extensions (of one assessment, unless None), with their students
+    and assessments."""
+    found = WindowExtension.objects.filter(course=course)
+    if assessment is not None:
+        found = found.filter(assessment=assessment)
+    return found.select_related("student", "assessment").order_by("assessment__slug",
+                                                                  "student__username", "pk")
+
+
+def attempt_in(*, course: Course, assessment: Assessment, attempt_id: int) -> bool:
+    """Whether attempt `attempt_id` is one of the assessment's in the course."""
+    return Attempt.objects.filter(pk=attempt_id, course=course, assessment=assessment).exists()

@@ -40,6 +40,8 @@ def assessments_apply(files: ContentFiles, module: Module, report: SyncReport) -
             "attempts": d.get("attempts", 1), "counts": d.get("counts", "best"),
             "shuffle": d.get("shuffle", False), "feedback": d.get("feedback", "after_close"),
             "key": d.get("key", "after_close"), "zones": zones,
+            "networks": d.get("networks", []),
+            "seb_config_keys": [k.strip().lower() for k in d.get("seb_config_keys", [])],
             "source_path": source.display_path})
     _archive(Assessment.objects.filter(module=module), found.assessments, report, now)
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from courses.access import is_staff_role
+from exams.integrity import client_seen, integrity_refusal
 from exams.models import Attempt, Proctoring
 from exams.selectors import (
     assessment_for_member,
@@ -84,6 +85,10 @@ def attempt_begin(request: HttpRequest, course_slug: str, slug: str) -> HttpResp
     """Start an attempt (or go back to the one in progress); a refusal is shown, nothing
     changes."""
     place = assessment_for_member(user=request.user, course_slug=course_slug, slug=slug)
+    refusal = integrity_refusal(place.assessment, client_seen(request))
+    if refusal is not None:
+        messages.error(request, refusal)
+        return HttpResponseRedirect(reverse("exams:assessment", args=[course_slug, slug]))
     try:
         started = attempt_start(student=cast(User, request.user), course=place.course,
                                 assessment=place.assessment,
@@ -108,10 +113,23 @@ def attempt_page(request: HttpRequest, course_slug: str, attempt_id: int) -> Htt
     if attempt.closed_at is None and timezone.now() >= attempt.deadline_at:
         attempt = attempt_close(attempt_id=attempt.pk, by=Attempt.ClosedBy.DEADLINE)
         attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+    refusal = _refused_here(request, attempt)
+    if refusal is not None:
+        return render(request, "exams/refused.html", {
+            "course": attempt.course, "assessment": attempt.assessment, "message": refusal},
+            status=403)
     view = paper_view(attempt=attempt)
     return render(request, "exams/attempt.html", {
         "course": attempt.course, "assessment": attempt.assessment, "paper": view,
         "attempt": attempt, "now": timezone.now()})
+
+
+def _refused_here(request: HttpRequest, attempt: Attempt) -> str | None:
+    """Why this request may not work on the open attempt (the assessment's networks or Safe
+    Exam Browser check), or None; a closed attempt's review is never refused."""
+    if attempt.closed_at is not None:
+        return None
+    return integrity_refusal(attempt.assessment, client_seen(request))
 
 
 def _drafts(request: HttpRequest) -> dict[tuple[str, str], str]:
@@ -131,6 +149,12 @@ def attempt_save(request: HttpRequest, course_slug: str, attempt_id: int) -> Htt
     message}` once the attempt is closed; without the script, back to the paper."""
     attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
     scripted = request.headers.get(SAVE_HEADER) == "1"
+    refusal = _refused_here(request, attempt)
+    if refusal is not None:
+        if scripted:
+            return JsonResponse({"closed": False, "message": refusal}, status=403)
+        messages.error(request, refusal)
+        return HttpResponseRedirect(_attempt_url(attempt))
     try:
         saved = drafts_save(attempt_id=attempt.pk, student=cast(User, request.user),
                             drafts=_drafts(request))
@@ -154,6 +178,10 @@ def attempt_save(request: HttpRequest, course_slug: str, attempt_id: int) -> Htt
 def attempt_submit(request: HttpRequest, course_slug: str, attempt_id: int) -> HttpResponse:
     """Save the form's answers, then close and grade the attempt; show the review."""
     attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+    refusal = _refused_here(request, attempt)
+    if refusal is not None:
+        messages.error(request, refusal)
+        return HttpResponseRedirect(_attempt_url(attempt))
     try:
         drafts_save(attempt_id=attempt.pk, student=cast(User, request.user),
                     drafts=_drafts(request))

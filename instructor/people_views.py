@@ -31,6 +31,11 @@ from courses.people import (
     people_page,
 )
 from courses.people_import import PEOPLE_CSV_MAX_BYTES, people_import
+from exams.accommodations_csv import accommodations_apply, accommodations_read
+from exams.services import AttemptRefused
+from exams.staff import accommodation_set
+from exams.staff_forms import AccommodationForm, form_problems
+from exams.staff_selectors import course_accommodations
 from instructor.access import StaffAccess
 from instructor.forms import InviteForm
 from instructor.views import staff_view
@@ -40,7 +45,8 @@ def _page(request: HttpRequest, access: StaffAccess, **context: Any) -> HttpResp
     return render(request, "instructor/people.html", {
         "access": access, "course": access.course, "nav": "people",
         "roles": Enrollment.Role.choices, "invite_base": request.build_absolute_uri("/invite/"),
-        "search": "", "role": "", **context})
+        "search": "", "role": "",
+        "accommodations": course_accommodations(course=access.course), **context})
 
 
 def _people_url(access: StaffAccess) -> str:
@@ -81,11 +87,37 @@ def people_upload(request: HttpRequest, access: StaffAccess) -> HttpResponse:
     except UnicodeDecodeError:
         messages.error(request, "The file is not UTF-8 text (save it as CSV UTF-8).")
         return redirect(_people_url(access))
-    report = people_import(course=access.course, by=access.user, text=text,
-                           apply=request.POST.get("action") == "apply",
-                           filename=(file.name or "people.csv")[:100])
+    filename = (file.name or "people.csv")[:100]
+    accommodations = accommodations_read(text, filename)
+    report = people_import(course=access.course, by=access.user, text=text, filename=filename,
+                           apply=request.POST.get("action") == "apply"
+                           and not accommodations.problems)
+    if report.applied and accommodations.rows:
+        accommodations = accommodations_apply(course=access.course, by=access.user,
+                                              found=accommodations, filename=filename)
     shown = people_page(course=access.course)
-    return _page(request, access, people=shown, report=report)
+    return _page(request, access, people=shown, report=report, accommodations_report=accommodations)
+
+
+@require_POST
+@staff_view
+def accommodation(request: HttpRequest, access: StaffAccess) -> HttpResponse:
+    """Set one student's exam accommodation (time factor, extra attempts); instructors."""
+    _instructors_only(access)
+    form = AccommodationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_problems(form))
+        return redirect(_people_url(access) + "#accommodations")
+    student = form.cleaned_data["username"]
+    try:
+        accommodation_set(course=access.course, student=student, by=access.user,
+                          time_factor=form.cleaned_data["time_factor"],
+                          extra_attempts=form.cleaned_data["extra_attempts"])
+    except AttemptRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"The exam accommodation of {student.username} is saved.")
+    return redirect(_people_url(access) + "#accommodations")
 
 
 def _act(request: HttpRequest, access: StaffAccess, act: Callable[[], object],

@@ -23,6 +23,7 @@ urlpatterns = [
     path("content/", views.content, name="content"),
     path("people/", people_views.people, name="people"),
     path("people/upload/", people_views.people_upload, name="people-upload"),
+    path("people/accommodations/", people_views.accommodation, name="people-accommodation"),
     path("people/<int:enrollment_id>/role/", people_views.member_role, name="member-role"),
     path("people/<int:enrollment_id>/active/", people_views.member_active, name="member-active"),
     path("people/<int:enrollment_id>/password-link/", people_views.member_password_link,

@@ -69,7 +69,8 @@ def test_every_documented_integer_input_past_a_bigint_is_a_400_naming_it(course,
 
     wrong = []
     for method, path, where, name in inputs:
-        url = path.format(course_slug=course.slug, exercise_slug="apply-1-gradient-bound")
+        url = path.format(course_slug=course.slug, exercise_slug="apply-1-gradient-bound",
+                          student_id=irene.pk, assessment_slug="any", attempt_id=1)
         if where == "query":
             response = getattr(client, method)(f"{url}?{name[0]}={TOO_LARGE}")
         else:

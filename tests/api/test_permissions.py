@@ -135,6 +135,10 @@ MATRIX: dict[str, tuple[Request, dict[str, int]]] = {
     "run a lab for bob": (lambda w: ("post", w.url("lab-runs/"),
                                      {"lab": "word-vectors", "student": w.bob.pk}),
                           manager_write(202)),
+    "accommodations": (lambda w: ("get", w.url("accommodations/"), None), STAFF_READ),
+    "accommodation of bob": (lambda w: ("put", w.url(f"accommodations/{w.bob.pk}/"),
+                                        {"time_factor": 1.5, "extra_attempts": 1}),
+                             manager_write(200)),
     "run a lab": (lambda w: ("post", w.url("lab-runs/"), {"lab": "word-vectors"}),
                   {"alice": 202, "irene": 400, "lms": 400, "readonly": 403, "other_key": 404}),
 }
