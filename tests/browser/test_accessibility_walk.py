@@ -79,6 +79,8 @@ NOT_PAGES: dict[str, str] = {
                                "(walked)",
     "dashboard:member-password-link": "POST-only: makes a password link, redirects to People "
                                       "(walked), which shows it",
+    "dashboard:people-accommodation": "POST-only: saves a student's exam accommodation, "
+                                      "redirects to People (walked)",
     "dashboard:invite-new": "POST-only: makes an invite link, redirects to People (walked)",
     "dashboard:invite-end": "POST-only: ends an invite link, redirects to People (walked)",
     "dashboard:gradebook-csv": "a CSV download",
