@@ -58,7 +58,8 @@ class AccommodationOutput(serializers.Serializer):
     username = serializers.CharField(source="student.username")
     time_factor = serializers.FloatField(help_text="the time limit of every timed assessment "
                                                    "is multiplied by this")
-    extra_attempts = serializers.IntegerField(help_text="attempts beyond each assessment's own")
+    extra_attempts = serializers.IntegerField(read_only=True,
+                                              help_text="attempts beyond each assessment's own")
 
 
 class AccommodationInput(BodySerializer):
