@@ -83,10 +83,18 @@ def attempts_of(*, place: AssessmentPlace, student_id: int) -> list[Attempt]:
                                        student_id=student_id).order_by("number"))
 
 
+def _own_attempt(attempt_id: int, student_id: int) -> QuerySet[Attempt]:
+    return Attempt.objects.filter(pk=attempt_id, student_id=student_id).select_related(
+        "assessment", "course").order_by("pk")[:1]
+
+
+_OWN_ATTEMPT = CompiledQuery(_own_attempt, attempt_id=int, student_id=int)
+
+
 def attempt_for_student(*, user: User | AnonymousUser, attempt_id: int) -> Attempt:
-    """The user's own attempt (Http404 for anyone else's: students never see others' work)."""
-    attempt = Attempt.objects.filter(pk=attempt_id, student_id=user.pk or 0).select_related(
-        "assessment", "course").first()
+    """The user's own attempt with its assessment and course (Http404 for anyone else's:
+    students never see others' work); one compiled query (every autosave starts with it)."""
+    attempt = _OWN_ATTEMPT.first(attempt_id=int(attempt_id), student_id=user.pk or 0)
     if attempt is None:
         raise Http404("No such attempt.")
     return attempt

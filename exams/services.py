@@ -13,8 +13,10 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.compiled_query import CompiledQuery
 from courses.models import Course
 from exams.grading import question_results
 from exams.models import (
@@ -149,8 +151,19 @@ def attempt_start(*, student: User, course: Course, assessment: Assessment,
     return Started(attempt, resumed=False)
 
 
+def _lock(attempt_id: int) -> QuerySet[Attempt]:
+    return Attempt.objects.select_for_update().filter(pk=attempt_id)
+
+
+_LOCK = CompiledQuery(_lock, attempt_id=int)
+
+
 def _locked(attempt_id: int) -> Attempt:
-    return Attempt.objects.select_for_update().get(pk=attempt_id)
+    """The attempt, its row locked until the transaction ends (one compiled query)."""
+    found = _LOCK.first(attempt_id=attempt_id)
+    if found is None:
+        raise Attempt.DoesNotExist(f"no attempt {attempt_id}")
+    return found
 
 
 def drafts_save(*, attempt_id: int, student: User, drafts: dict[tuple[str, str], str],
