@@ -1,8 +1,9 @@
 """Retention: after a course ends, raw answers, lab runs and webhook delivery logs are kept
 only as long as the settings say, then removed; scores and verdicts stay.
 
-RETENTION_RAW_ANSWERS_DAYS (answer text, how it was read, feedback, review comments; the
-course's progress rows and wrong-answer sums, which quote answers as read, are rebuilt),
+RETENTION_RAW_ANSWERS_DAYS (answer text, how it was read, feedback, review comments, exam
+answers' text and feedback; the course's progress rows and wrong-answer sums, which quote
+answers as read, are rebuilt),
 RETENTION_LAB_RUNS_DAYS (runs and their results) and RETENTION_DELIVERY_LOGS_DAYS (webhook
 deliveries that are no longer pending) count days from the course's `ends_at`; None keeps
 forever, and a course without an end date keeps everything. A periodic task applies them;
@@ -20,6 +21,7 @@ from django.utils import timezone
 
 from courses.models import Course
 from events.models import WebhookDelivery
+from exams.models import Answer as ExamAnswer
 from grading.models import Review, Submission
 from grading.progress_rebuild import progress_rebuild
 from labs.models import LabRun
@@ -30,6 +32,7 @@ class RetentionReport:
     """How many rows each rule removed (or would remove, in a dry run)."""
 
     raw_answers: int = 0
+    exam_answers: int = 0
     review_comments: int = 0
     lab_runs: int = 0
     delivery_logs: int = 0
@@ -39,7 +42,9 @@ class RetentionReport:
     def lines(self) -> list[str]:
         verb = "would remove" if self.dry_run else "removed"
         return [f"{verb} the text of {self.raw_answers} answer(s) and {self.review_comments} "
-                f"review comment(s)", f"{verb} {self.lab_runs} lab run(s)",
+                f"review comment(s)",
+                f"{verb} the text of {self.exam_answers} exam answer(s)",
+                f"{verb} {self.lab_runs} lab run(s)",
                 f"{verb} {self.delivery_logs} webhook delivery log(s)"]
 
 
@@ -85,6 +90,10 @@ def retention_apply(*, dry_run: bool = False, now: datetime | None = None) -> Re
             comments = Review.objects.filter(submission__in=Submission.objects.filter(answers))
             comments = comments.exclude(comment="")
             report.review_comments = _apply(comments, dry_run, comment="")
+            exam_texts = ExamAnswer.objects.filter(
+                _ended_before("attempt__course__", periods["RETENTION_RAW_ANSWERS_DAYS"], now)
+            ).exclude(raw="", feedback="")
+            report.exam_answers = _apply(exam_texts, dry_run, raw="", feedback="")
         runs = _ended_before("course__", periods["RETENTION_LAB_RUNS_DAYS"], now)
         if runs is not None:
             report.lab_runs = _apply(LabRun.objects.filter(runs), dry_run)
