@@ -31,7 +31,7 @@ ASSESSMENT_FIELDS: dict[str, tuple[type, ...]] = {
 ASSESSMENT_OPTIONAL: dict[str, tuple[type, ...]] = {
     "instructions": (str,), "time_limit": (int,), "attempts": (int,), "counts": (str,),
     "shuffle": (bool,), "feedback": (str,), "key": (str,), "networks": (list,),
-    "seb_config_keys": (list,),
+    "seb_config_keys": (list,), "weight": (int, float),
 }
 ZONE_FIELDS: dict[str, tuple[type, ...]] = {"questions": (list,), "draw": (int,)}
 ZONE_OPTIONAL: dict[str, tuple[type, ...]] = {"title": (str,)}
@@ -39,7 +39,8 @@ CHOICES = {"kind": Assessment.Kind.values, "counts": Assessment.Counts.values,
            "feedback": Assessment.Feedback.values, "key": Assessment.Key.values}
 LENGTHS = {f.name: f.max_length for f in Assessment._meta.fields
            if isinstance(f, models.CharField) and f.max_length}
-BOUNDS: dict[str, tuple[int, int]] = {"time_limit": (0, 24 * 60), "attempts": (1, 100)}
+BOUNDS: dict[str, tuple[int, int]] = {"time_limit": (0, 24 * 60), "attempts": (1, 100),
+                                      "weight": (0, 1000)}
 
 
 @dataclass
@@ -126,7 +127,7 @@ def _typed(source: SourceFile, data: dict[str, Any], rules: Mapping[str, tuple[t
             errors.append(ContentError(source.display_path, where,
                                        f"'{name}' must be at most {LENGTHS[name]} characters, "
                                        f"not {len(value)}"))
-        elif name in BOUNDS and isinstance(value, int) \
+        elif name in BOUNDS and isinstance(value, int | float) \
                 and not BOUNDS[name][0] <= value <= BOUNDS[name][1]:
             low, high = BOUNDS[name]
             errors.append(ContentError(source.display_path, where,

@@ -1,8 +1,12 @@
 """What exams plugs into the apps below it, installed once by ExamsConfig.ready()."""
 
+from core.content_cache import content_watch
 from courses.services import ContentExtension, content_extension_register
+from events.catalog import event_type_register
 from exams.content import assessment_problems
+from exams.models import Assessment
 from exams.personal_data import register as personal_data_register
+from exams.scores import SCORE_RELEASED
 from exams.sync import assessments_apply
 
 EXTENSION = ContentExtension(problems=assessment_problems, apply=assessments_apply)
@@ -10,6 +14,12 @@ EXTENSION = ContentExtension(problems=assessment_problems, apply=assessments_app
 
 def install() -> None:
     """Have every content sync validate and apply the modules' assessments; register the
-    personal data exams hold (exports and erasure)."""
+    personal data exams hold (exports and erasure); name the event of a released score;
+    and keep the gradebook's assessment columns (read from the content cache) fresh on
+    every assessment write."""
     content_extension_register(EXTENSION)
     personal_data_register()
+    event_type_register(SCORE_RELEASED, "A student's assessment score was released or the "
+                        "released score changed (a release, the window's close, a reopened "
+                        "or later attempt)")
+    content_watch(Assessment)

@@ -75,6 +75,8 @@ class Assessment(models.Model):
                                 help_text="CIDR ranges it may be taken from (none: anywhere)")
     seb_config_keys = models.JSONField(default=list, blank=True,
                                        help_text="Safe Exam Browser Config Keys (none: no check)")
+    weight = models.FloatField(default=1.0, help_text="its weight in the course total (the "
+                               "file's `weight`; a module's weight is 1 by default too)")
     source_path = models.CharField(max_length=300, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
 
@@ -228,3 +230,30 @@ class WindowExtension(models.Model):
 
     def __str__(self) -> str:
         return f"extension of {self.assessment_id} for {self.student_id}"
+
+
+class AssessmentScore(models.Model):
+    """A student's score on an assessment in a course, kept by exams/scores.py (its one
+    writer) whenever an attempt closes or reopens or the feedback is released: what the
+    gradebook reads (one row per student, no attempt read) and what the LMS is sent."""
+
+    assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="+")
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+")
+    score = models.FloatField(null=True, blank=True,
+                              help_text="0..1 of the paper: best or last closed attempt")
+    attempts = models.PositiveIntegerField(default=0, help_text="closed attempts")
+    in_progress = models.BooleanField(default=False, help_text="an attempt is open")
+    released = models.BooleanField(default=False,
+                                   help_text="the release rule lets the student see it")
+    released_score = models.FloatField(null=True, blank=True,
+                                       help_text="the score last released (sent to the LMS)")
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assessment", "course", "student"],
+                                               name="assessment_score_one_per_student")]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} on {self.assessment_id}: {self.score}"

@@ -24,14 +24,23 @@ def review_visibility(*, attempt: Attempt, now: datetime, release: Release | Non
         return Visible(correctness=False, key=False)
     assessment = attempt.assessment
     window_closed = now >= max(assessment.closes_at, last_close or assessment.closes_at)
-    correctness = {
-        Assessment.Feedback.AFTER_SUBMIT: True,
-        Assessment.Feedback.AFTER_CLOSE: window_closed,
-        Assessment.Feedback.ON_RELEASE: release is not None and release.feedback,
-    }.get(Assessment.Feedback(assessment.feedback), False)
+    correctness = feedback_released(assessment=assessment, now=now, release=release,
+                                    last_close=last_close)
     key = {
         Assessment.Key.AFTER_CLOSE: window_closed,
         Assessment.Key.ON_RELEASE: release is not None and release.key,
         Assessment.Key.NEVER: False,
     }.get(Assessment.Key(assessment.key), False)
     return Visible(correctness=correctness, key=key)
+
+
+def feedback_released(*, assessment: Assessment, now: datetime, release: Release | None,
+                      last_close: datetime | None = None) -> bool:
+    """Whether the assessment's rule shows a closed attempt's correctness and score at `now`
+    (as `review_visibility`): the gradebook's "released" and the LMS's passback follow it."""
+    window_closed = now >= max(assessment.closes_at, last_close or assessment.closes_at)
+    return {
+        Assessment.Feedback.AFTER_SUBMIT: True,
+        Assessment.Feedback.AFTER_CLOSE: window_closed,
+        Assessment.Feedback.ON_RELEASE: release is not None and release.feedback,
+    }.get(Assessment.Feedback(assessment.feedback), False)

@@ -29,6 +29,7 @@ from exams.models import (
     WindowExtension,
 )
 from exams.paper import attempt_seed, paper_draw, question_params, questions_of
+from exams.scores import assessment_scores_refresh
 from exams.start_reads import attempts_of_student, start_facts
 
 #: Longest draft kept for one part (as the answer path's limit).
@@ -239,6 +240,8 @@ def _close(*, attempt_id: int, by: str, actor: User | None, now: datetime
             actor=actor or (attempt.student if by == Attempt.ClosedBy.STUDENT else None),
             action="submit" if by == Attempt.ClosedBy.STUDENT else "close",
             detail=f"attempt {attempt.number}, score {attempt.score:.4f}")
+        assessment_scores_refresh(assessment=attempt.assessment, course_id=attempt.course_id,
+                                  student_ids=[attempt.student_id], now=now)
     return attempt, True
 
 

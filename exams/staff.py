@@ -19,6 +19,7 @@ from exams.models import (
     Release,
     WindowExtension,
 )
+from exams.scores import assessment_scores_refresh
 from exams.services import AttemptRefused
 
 #: Bounds of an accommodation, so that a typo cannot give a week-long attempt.
@@ -48,6 +49,7 @@ def feedback_release(*, assessment: Assessment, course: Course, by: User, feedba
                                   action="release",
                                   detail=f"feedback {'on' if feedback else 'off'}, "
                                          f"key {'on' if key else 'off'}")
+        assessment_scores_refresh(assessment=assessment, course_id=course.pk)
     return release
 
 
@@ -95,6 +97,8 @@ def attempt_reopen(*, attempt_id: int, by: User, minutes: int, reason: str,
                                   assessment_id=attempt.assessment_id, attempt=attempt,
                                   actor=by, action="reopen",
                                   detail=f"{minutes} min: {reason}"[:300])
+        assessment_scores_refresh(assessment=attempt.assessment, course_id=attempt.course_id,
+                                  student_ids=[attempt.student_id], now=now)
     return attempt
 
 

@@ -42,6 +42,7 @@ def assessments_apply(files: ContentFiles, module: Module, report: SyncReport) -
             "key": d.get("key", "after_close"), "zones": zones,
             "networks": d.get("networks", []),
             "seb_config_keys": [k.strip().lower() for k in d.get("seb_config_keys", [])],
+            "weight": float(d.get("weight", 1.0)),
             "source_path": source.display_path})
     _archive(Assessment.objects.filter(module=module), found.assessments, report, now)
 
