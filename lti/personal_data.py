@@ -46,10 +46,10 @@ def lti_identities_erase(user: User, pseudonym: str) -> int:
 
 
 def score_deliveries_export(user: User) -> list[dict[str, Any]]:
-    """Each exercise score kept for the LMS: value, when decided, delivery state."""
-    rows = (ScoreDelivery.objects.filter(student=user).select_related("course", "exercise")
+    """Each exercise and assessment score kept for the LMS: value, when decided, delivery state."""
+    rows = (ScoreDelivery.objects.filter(student=user).select_related("course", "exercise", "assessment")
             .order_by("pk"))
-    return [{"course": d.course.slug, "exercise": d.exercise.slug, "score": d.score_given,
+    return [{"course": d.course.slug, "exercise": d.item_slug, "score": d.score_given,
              "out_of": d.score_maximum, "decided_at": d.decided_at.isoformat(),
              "state": d.state, "sent_at": d.sent_at.isoformat() if d.sent_at else None}
             for d in rows]

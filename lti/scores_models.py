@@ -1,7 +1,7 @@
 """The score outbox of AGS grade passback, and the state of each context's roster sync.
 
-One ScoreDelivery per (LMS context, exercise, student) — that is, per line item and student —
-holds the latest score decided for the student and when it was decided; the sender
+One ScoreDelivery per (LMS context, exercise or assessment, student) — that is, per line
+item and student — holds the latest score decided for the student and when it was decided; the sender
 (lti/ags/deliveries.py) posts it to the platform and records the answer.
 """
 
@@ -22,7 +22,11 @@ class ScoreDelivery(models.Model):
     context = models.ForeignKey("lti_tool.LtiContext", on_delete=models.CASCADE,
                                 related_name="score_deliveries")
     course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="+")
-    exercise = models.ForeignKey("courses.Exercise", on_delete=models.CASCADE, related_name="+")
+    # What is scored: an exercise, or an assessment (a quiz or exam; its released score).
+    exercise = models.ForeignKey("courses.Exercise", on_delete=models.CASCADE, related_name="+",
+                                 null=True, blank=True)
+    assessment = models.ForeignKey("exams.Assessment", on_delete=models.CASCADE,
+                                   related_name="+", null=True, blank=True)
     student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="lti_score_deliveries")
     line_item = models.ForeignKey("lti_tool.LtiLineItem", on_delete=models.SET_NULL, null=True,
@@ -47,13 +51,33 @@ class ScoreDelivery(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["context", "exercise", "student"],
-                                               name="one_score_delivery_per_line_item_student")]
+        constraints = [
+            models.UniqueConstraint(fields=["context", "exercise", "student"],
+                                    name="one_score_delivery_per_line_item_student"),
+            models.UniqueConstraint(fields=["context", "assessment", "student"],
+                                    name="one_assessment_delivery_per_context_student"),
+            models.CheckConstraint(condition=models.Q(exercise__isnull=True)
+                                   ^ models.Q(assessment__isnull=True),
+                                   name="score_delivery_of_an_exercise_or_an_assessment"),
+        ]
         indexes = [models.Index(fields=["state", "next_attempt_at"]),
                    models.Index(fields=["course", "state"])]
 
     def __str__(self) -> str:
-        return f"{self.student_id} {self.exercise_id}: {self.score_given:g} ({self.state})"
+        return f"{self.student_id} {self.item_slug}: {self.score_given:g} ({self.state})"
+
+    @property
+    def item(self) -> models.Model:
+        """The exercise or the assessment scored (each has a uuid, a slug and a title)."""
+        return self.exercise if self.exercise_id is not None else self.assessment  # type: ignore[return-value]
+
+    @property
+    def item_slug(self) -> str:
+        return str(getattr(self.item, "slug", ""))
+
+    @property
+    def item_title(self) -> str:
+        return str(getattr(self.item, "title", ""))
 
 
 class RosterSyncState(models.Model):

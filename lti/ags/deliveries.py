@@ -30,6 +30,8 @@ from lti_tool.models import LtiContext, LtiUser
 from core.content_cache import content_cached
 from core.queueing import task_send, task_send_on_commit
 from courses.models import Course, Exercise
+from exams.models import Assessment, AssessmentScore
+from lti.ags.assessment_scores import assessment_score_fields
 from lti.ags.connector import AGS_SCOPES, PlatformClient, PlatformError
 from lti.ags.lineitems import line_item_ensure, scores_url
 from lti.ags.scores import exercise_score
@@ -68,11 +70,17 @@ def lms_contexts(course_id: int) -> list[LtiContext]:
         .select_related("deployment").order_by("id")))
 
 
-def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int,
+#: What a delivery scores: an exercise, or an assessment (its released score).
+Item = Exercise | Assessment
+
+
+def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int | None = None,
+                            assessment_id: int | None = None,
                             contexts: list[LtiContext] | None = None) -> list[int]:
-    """Store the student's current score on the exercise for every LMS context linked to
-    the course (`contexts`, looked up when None) where the student has an LMS identity, and
-    queue its delivery on commit.
+    """Store the student's current score on the exercise (or their released score on the
+    assessment, `assessment_id` instead) for every LMS context linked to the course
+    (`contexts`, looked up when None) where the student has an LMS identity, and queue its
+    delivery on commit.
 
     Must run inside the transaction that changed the grade. Returns the delivery ids
     touched. One query when the course has no LMS context.
@@ -87,18 +95,25 @@ def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int
     if not contexts:
         return []
     course = Course.objects.get(pk=course_id)
-    exercise = Exercise.objects.get(pk=exercise_id)
-    return [_record_one(context, course, exercise, student_id) for context in contexts]
+    item: Item = (Exercise.objects.get(pk=exercise_id) if assessment_id is None
+                  else Assessment.objects.get(pk=assessment_id))
+    return [_record_one(context, course, item, student_id) for context in contexts]
 
 
-def _score_fields(course: Course, exercise: Exercise, student_id: int) -> dict[str, Any]:
-    score = exercise_score(course=course, student=student_id, exercise=exercise)
+def _key(item: Item) -> dict[str, Item]:
+    return {"assessment": item} if isinstance(item, Assessment) else {"exercise": item}
+
+
+def _score_fields(course: Course, item: Item, student_id: int) -> dict[str, Any]:
+    if isinstance(item, Assessment):
+        return assessment_score_fields(course=course, assessment=item, student_id=student_id)
+    score = exercise_score(course=course, student=student_id, exercise=item)
     return {"score_given": score.given, "score_maximum": score.maximum,
             "activity_progress": score.activity_progress,
             "grading_progress": score.grading_progress}
 
 
-def _record_one(context: LtiContext, course: Course, exercise: Exercise, student_id: int) -> int:
+def _record_one(context: LtiContext, course: Course, exercise: Item, student_id: int) -> int:
     delivery = _locked_row(context, course, exercise, student_id)
     if delivery is None:
         created = _create(context, course, exercise, student_id,
@@ -124,18 +139,18 @@ def _record_one(context: LtiContext, course: Course, exercise: Exercise, student
     return delivery.pk
 
 
-def _locked_row(context: LtiContext, course: Course, exercise: Exercise,
+def _locked_row(context: LtiContext, course: Course, exercise: Item,
                 student_id: int) -> ScoreDelivery | None:
     return (ScoreDelivery.objects.select_for_update()
-            .filter(context=context, exercise=exercise, student_id=student_id).first())
+            .filter(context=context, student_id=student_id, **_key(exercise)).first())
 
 
-def _create(context: LtiContext, course: Course, exercise: Exercise, student_id: int,
+def _create(context: LtiContext, course: Course, exercise: Item, student_id: int,
             fields: dict[str, Any], now: datetime) -> ScoreDelivery | None:
     try:
         with transaction.atomic():
             return ScoreDelivery.objects.create(
-                context=context, course=course, exercise=exercise, student_id=student_id,
+                context=context, course=course, student_id=student_id, **_key(exercise),
                 decided_at=now, next_attempt_at=now, **fields)
     except IntegrityError:  # created by a concurrent transaction: update that one instead
         return None
@@ -162,7 +177,8 @@ def score_delivery_attempt(*, delivery_id: int) -> ScoreAttempt:
     if not _claim(delivery_id, timezone.now()):
         return ScoreAttempt("skipped")
     delivery = (ScoreDelivery.objects.select_related("context__deployment__registration",
-                                                     "exercise").get(pk=delivery_id))
+                                                     "exercise", "assessment")
+                .get(pk=delivery_id))
     try:
         _send(delivery)
     except PlatformError as error:
@@ -193,7 +209,8 @@ def _send(delivery: ScoreDelivery) -> None:
         raise PlatformError("The student has no account on this platform.", status=None,
                             transient=False)
     client = PlatformClient(registration)
-    line_item = line_item_ensure(client=client, context=context, exercise=delivery.exercise,
+    line_item = line_item_ensure(client=client, context=context,
+                                 exercise=delivery.exercise or delivery.assessment,
                                  score_maximum=delivery.score_maximum)
     if delivery.line_item_id != line_item.pk:
         ScoreDelivery.objects.filter(pk=delivery.pk).update(line_item=line_item)
@@ -271,8 +288,8 @@ def score_deliveries_sweep(*, grace: timedelta | None = None,
 
 
 def score_deliveries_queue_for_student(*, course: Course, student: User) -> list[int]:
-    """Record every exercise score of the student in the course (e.g. once the platform
-    gave them an identity); returns the delivery ids."""
+    """Record every exercise score and released assessment score of the student in the
+    course (e.g. once the platform gave them an identity); returns the delivery ids."""
     exercise_ids = set(course.submissions.filter(student=student)
                        .values_list("part__exercise_id", flat=True))
     touched: list[int] = []
@@ -280,4 +297,11 @@ def score_deliveries_queue_for_student(*, course: Course, student: User) -> list
         with transaction.atomic():
             touched += score_deliveries_record(course_id=course.pk, student_id=student.pk,
                                                exercise_id=exercise_id)
+    released = (AssessmentScore.objects.filter(course=course, student=student,
+                                               released_score__isnull=False)
+                .order_by("assessment_id").values_list("assessment_id", flat=True))
+    for assessment_id in list(released):
+        with transaction.atomic():
+            touched += score_deliveries_record(course_id=course.pk, student_id=student.pk,
+                                               assessment_id=assessment_id)
     return touched

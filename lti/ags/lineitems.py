@@ -1,6 +1,6 @@
-"""The line item of an exercise in an LMS context: the one the platform gave (deep linking,
-resource id = the exercise's uuid) or one created on demand through the context's line items
-URL."""
+"""The line item of an exercise (or an assessment) in an LMS context: the one the platform
+gave (deep linking, resource id = the exercise's or assessment's uuid) or one created on
+demand through the context's line items URL."""
 
 from urllib.parse import quote
 
@@ -9,19 +9,20 @@ from django.db.models import F
 from lti_tool.models import LtiContext, LtiLineItem
 
 from courses.models import Exercise
+from exams.models import Assessment
 from lti.ags.connector import AGS_SCOPES, PlatformClient, PlatformError
 
 LINEITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
 LINEITEMS_TYPE = "application/vnd.ims.lis.v2.lineitemcontainer+json"
 
 
-def line_item_known(*, context: LtiContext, exercise: Exercise) -> LtiLineItem | None:
+def line_item_known(*, context: LtiContext, exercise: Exercise | Assessment) -> LtiLineItem | None:
     """The line item stored for the exercise in the context, if any (one query)."""
     return (LtiLineItem.objects.filter(context=context, resource_id=str(exercise.uuid))
             .order_by("pk").first())
 
 
-def line_item_ensure(*, client: PlatformClient, context: LtiContext, exercise: Exercise,
+def line_item_ensure(*, client: PlatformClient, context: LtiContext, exercise: Exercise | Assessment,
                      score_maximum: float) -> LtiLineItem:
     """The exercise's line item in the context, created at the platform when there is none:
     first looked up by resource id (a creation whose answer was lost is found again), then

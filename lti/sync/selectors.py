@@ -73,14 +73,14 @@ def sync_health(*, course: Course, state: str | None = None, page: int = 1) -> S
         raw = [state, ScoreDelivery.State.SENDING] if state == "waiting" else [state]
         deliveries = deliveries.filter(state__in=raw)
     shown = KnownCountPaginator(
-        deliveries.select_related("student", "exercise").annotate(rank=_ORDER)
+        deliveries.select_related("student", "exercise", "assessment").annotate(rank=_ORDER)
         .order_by("rank", "student__username", "exercise__slug", "id"),
         PER_PAGE, count=total).get_page(page)
     rows = [
         DeliveryRow(
             id=d.pk, student_id=d.student_id, username=d.student.username,
-            name=d.student.get_full_name() or d.student.username, exercise=d.exercise.slug,
-            exercise_title=d.exercise.title, score=d.score_given, out_of=d.score_maximum,
+            name=d.student.get_full_name() or d.student.username, exercise=d.item_slug,
+            exercise_title=d.item_title, score=d.score_given, out_of=d.score_maximum,
             decided_at=d.decided_at, state=shown_state(d.state),
             last_sent_score=d.sent_score_given, last_sent_at=d.sent_at, attempts=d.attempts,
             message=d.last_error,

@@ -70,7 +70,7 @@ def resend(request: HttpRequest, course_slug: str, delivery_id: int) -> HttpResp
     except ScoreDelivery.DoesNotExist as exc:
         raise Http404("No such delivery in this course.") from exc
     messages.success(request, f"The score of {delivery.student.username} on "
-                              f"{delivery.exercise.title} will be sent again.")
+                              f"{delivery.item_title} will be sent again.")
     return redirect(_page_url(access.course))
 
 
