@@ -6,6 +6,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from core.content_cache import VersionedQuerySet
 from courses.models import Course, Module
 
 
@@ -79,6 +80,9 @@ class Assessment(models.Model):
                                "file's `weight`; a module's weight is 1 by default too)")
     source_path = models.CharField(max_length=300, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+
+    # Cached content (the gradebook's columns): bulk writes bump the content version too.
+    objects = VersionedQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.slug

@@ -17,11 +17,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import CharField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from core.sql import raw_rows
 from courses.models import Course, CourseModule, Enrollment, Part
 from courses.selectors import course_students
 from grading.course_total import ModuleColumn, course_percent
+from grading.gradebook_items import ItemCells, ItemColumn, item_cells, item_columns, item_weights
 from grading.models import PartProgress, StudentProgress
 
 
@@ -102,6 +104,7 @@ class GradebookRow:
     group: str
     external_id: str
     cells: dict[int, PartCell] = field(default_factory=dict)
+    items: ItemCells = field(default_factory=dict)  # assessment scores by item id
 
     def earned(self, columns: list[PartColumn]) -> float:
         """Points earned over `columns` (best score per part times its points)."""
@@ -118,9 +121,12 @@ class GradebookRow:
                 earned[c.module_id] += (cell.best_score or 0.0) * c.points
         return earned
 
-    def course_percent(self, columns: list[PartColumn]) -> float | None:
-        """The weighted course total in percent over `columns` (grading/course_total.py)."""
-        return course_percent(self.module_earned(columns), module_columns(columns))
+    def course_percent(self, columns: list[PartColumn], items: list[ItemColumn] | None = None,
+                       now: datetime | None = None) -> float | None:
+        """The weighted course total in percent over `columns` and the assessments `items`
+        (grading/course_total.py, grading/gradebook_items.py)."""
+        return course_percent(self.module_earned(columns), module_columns(columns),
+                              item_weights(items or [], self.items, now or timezone.now()))
 
     @property
     def attempts(self) -> int:
@@ -139,6 +145,7 @@ class Gradebook:
     course: Course
     columns: list[PartColumn]
     rows: list[GradebookRow]
+    items: list[ItemColumn] = field(default_factory=list)  # the course's assessments
 
     @property
     def total_points(self) -> float:
@@ -293,7 +300,23 @@ def gradebook(
     rows = gradebook_rows(course=course, students=enrollments.values_list(*ROW_COLUMNS),
                           part_ids=None if module_id is None and released_at is None
                           else [c.id for c in columns])
-    return Gradebook(course=course, columns=columns, rows=rows)
+    items = [] if module_id is not None else item_columns(course=course, released_at=released_at)
+    gradebook_items_fill(course=course, rows=rows, items=items,
+                         released_only=released_at is not None)
+    return Gradebook(course=course, columns=columns, rows=rows, items=items)
+
+
+def gradebook_items_fill(*, course: Course, rows: list[GradebookRow], items: list[ItemColumn],
+                         released_only: bool = False) -> None:
+    """Put the students' assessment scores (`items`' cells) on `rows`: one query, none when
+    there are no items. `released_only`: only the scores the students may see."""
+    if not rows or not items:
+        return
+    ids = [r.student_id for r in rows] if len(rows) <= IN_LIST_LIMIT else None
+    found = item_cells(course=course, student_ids=ids, columns=items,
+                       released_only=released_only)
+    for row in rows:
+        row.items = found.get(row.student_id, {})
 
 
 def gradebook_iter(*, course: Course, group: str | None = None, batch: int = 1000,
@@ -302,13 +325,20 @@ def gradebook_iter(*, course: Course, group: str | None = None, batch: int = 100
     read through a server-side cursor (on PostgreSQL) `batch` at a time, and each batch's
     cells with one query."""
     students = gradebook_students(course=course, group=group, updated_since=updated_since)
+    items = item_columns(course=course)
     chunk: list[tuple[Any, ...]] = []
     for student in students.values_list(*ROW_COLUMNS).iterator(chunk_size=batch):
         chunk.append(student)
         if len(chunk) >= batch:
-            yield from gradebook_rows(course=course, students=chunk)
+            yield from _with_items(course, gradebook_rows(course=course, students=chunk), items)
             chunk = []
-    yield from gradebook_rows(course=course, students=chunk)
+    yield from _with_items(course, gradebook_rows(course=course, students=chunk), items)
+
+
+def _with_items(course: Course, rows: list[GradebookRow],
+                items: list[ItemColumn]) -> list[GradebookRow]:
+    gradebook_items_fill(course=course, rows=rows, items=items)
+    return rows
 
 
 def db_datetime(value: datetime | str | None) -> datetime | None:
@@ -348,16 +378,18 @@ def gradebook_csv_lines(book: Gradebook) -> Iterator[list[str]]:
 
     Text cells are made safe against spreadsheet formula injection (see `csv_safe`).
     """
-    yield from gradebook_csv_rows(book.columns, book.rows)
+    yield from gradebook_csv_rows(book.columns, book.rows, book.items)
 
 
-def gradebook_csv_rows(columns: list[PartColumn],
-                       rows: Iterable[GradebookRow]) -> Iterator[list[str]]:
-    """CSV rows (header first) of gradebook `rows` over `columns`, consumed lazily (so
-    `gradebook_iter` streams in constant memory)."""
+def gradebook_csv_rows(columns: list[PartColumn], rows: Iterable[GradebookRow],
+                       items: list[ItemColumn] | None = None) -> Iterator[list[str]]:
+    """CSV rows (header first) of gradebook `rows` over `columns` and the assessments
+    `items`, consumed lazily (so `gradebook_iter` streams in constant memory)."""
     total_points = f"{sum(c.points for c in columns):g}"
     modules = module_columns(columns)
-    yield [csv_safe(c) for c in csv_header(columns, modules)]
+    items = items or []
+    now = timezone.now()
+    yield [csv_safe(c) for c in csv_header(columns, modules, items)]
     for row in rows:
         scores = []
         for column in columns:
@@ -367,20 +399,38 @@ def gradebook_csv_rows(columns: list[PartColumn],
         earned = row.module_earned(columns)
         yield [csv_safe(row.username), csv_safe(row.name), csv_safe(row.email),
                csv_safe(row.external_id), csv_safe(row.group), *scores,
-               *csv_course_total(earned, modules), f"{row.earned(columns):g}", total_points]
+               *csv_item_cells(items, row.items),
+               *csv_course_total(earned, modules, item_weights(items, row.items, now)),
+               f"{row.earned(columns):g}", total_points]
 
 
-def csv_header(columns: list[PartColumn], modules: list[ModuleColumn]) -> list[str]:
-    """The gradebook CSV's header: the student, a column per part, the points earned per
-    module ("<module slug> points"), the weighted "course_percent", then "total" (points)
-    and "out_of" (kept last, as before modules had weights)."""
+def csv_header(columns: list[PartColumn], modules: list[ModuleColumn],
+               items: list[ItemColumn] | None = None) -> list[str]:
+    """The gradebook CSV's header: the student, a column per part, two per assessment
+    ("<slug> %": the score in percent of the paper, "<slug> released": yes or no), the
+    points earned per module ("<module slug> points"), the weighted "course_percent", then
+    "total" (points of the parts) and "out_of" (kept last, as before modules had weights).
+    A course without assessments has no assessment column."""
     return ["username", "name", "email", "external_id", "group",
-            *[c.key_label for c in columns], *[f"{m.slug} points" for m in modules],
-            "course_percent", "total", "out_of"]
+            *[c.key_label for c in columns],
+            *[name for i in items or [] for name in (f"{i.slug} %", f"{i.slug} released")],
+            *[f"{m.slug} points" for m in modules], "course_percent", "total", "out_of"]
 
 
-def csv_course_total(earned: dict[int, float], modules: list[ModuleColumn]) -> list[str]:
-    """A row's per-module points and weighted course percent, as the CSV prints them."""
-    percent = course_percent(earned, modules)
+def csv_item_cells(items: list[ItemColumn], cells: ItemCells) -> list[str]:
+    """A row's two cells per assessment: the score in percent ("" for none), released."""
+    out = []
+    for item in items:
+        cell = cells.get(item.id)
+        out += ["" if cell is None or cell.score is None else f"{100.0 * cell.score:.2f}",
+                "" if cell is None or cell.score is None else ("yes" if cell.released else "no")]
+    return out
+
+
+def csv_course_total(earned: dict[int, float], modules: list[ModuleColumn],
+                     items: list[tuple[float, float | None]] | None = None) -> list[str]:
+    """A row's per-module points and weighted course percent (with the assessments' (weight,
+    score) `items`), as the CSV prints them."""
+    percent = course_percent(earned, modules, items or [])
     return [*[f"{earned.get(m.module_id, 0.0):g}" for m in modules],
             "" if percent is None else f"{percent:.2f}"]

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
+from django.utils import timezone
 
 from core.sql import chunked_rows, raw_rows
 from courses.models import Course
@@ -19,6 +20,7 @@ from grading.gradebook import (
     ROW_COLUMNS,
     PartColumn,
     csv_course_total,
+    csv_item_cells,
     csv_safe,
     csv_text,
     db_datetime,
@@ -27,6 +29,7 @@ from grading.gradebook import (
     gradebook_students,
     module_columns,
 )
+from grading.gradebook_items import ItemColumn, item_cells, item_columns, item_weights
 from grading.models import PartProgress, Submission
 
 CHUNK = 2000
@@ -44,33 +47,38 @@ def gradebook_csv(*, course: Course, group: str = "", module_id: int | None = No
     """The course gradebook as CSV text (header first; overrides applied), streamed in
     constant memory: students through a server-side cursor, their scores a batch at a time.
     With `module_id`, that module's columns only (its points and percent as the course total).
+    The course's assessments follow the parts (score in percent, released), and count in
+    the course total as grading/gradebook_items.py says; none with `module_id`.
 
     The same text as `csv_text(gradebook_csv_rows(columns, gradebook_iter(...)))`, without
     building a GradebookRow and a PartCell per student and cell: each batch reads only the
     (student, part, score) triples it prints and yields its lines as one string."""
     columns = gradebook_columns(course=course, module_id=module_id)
-    yield from csv_text(gradebook_csv_rows(columns, []))  # the header
+    items = [] if module_id is not None else item_columns(course=course)
+    yield from csv_text(gradebook_csv_rows(columns, [], items))  # the header
     students = gradebook_students(course=course, group=group or None).values_list(*ROW_COLUMNS)
     batch: list[tuple[Any, ...]] = []
     for student in students.iterator(chunk_size=CSV_BATCH):
         batch.append(student)
         if len(batch) >= CSV_BATCH:
-            yield _gradebook_lines(course, columns, batch)
+            yield _gradebook_lines(course, columns, batch, items)
             batch = []
     if batch:
-        yield _gradebook_lines(course, columns, batch)
+        yield _gradebook_lines(course, columns, batch, items)
 
 
 def _gradebook_lines(course: Course, columns: list[PartColumn],
-                     students: list[tuple[Any, ...]]) -> str:
+                     students: list[tuple[Any, ...]], items: list[ItemColumn]) -> str:
     """The CSV lines of `students` (tuples of ROW_COLUMNS), as `gradebook_csv_rows` prints
-    them; one query for their scores."""
+    them; one query for their scores, one more for their assessment scores (if any)."""
     scores: dict[int, dict[int, float | None]] = {s[0]: {} for s in students}
     cells = (PartProgress.objects.filter(course=course, student_id__in=list(scores))
              .filter(Q(submissions__gt=0) | Q(overridden=True))
              .values_list("student_id", "part_id", "best_score").order_by())
     for student_id, part_id, best in raw_rows(cells):
         scores[student_id][part_id] = best
+    assessed = item_cells(course=course, student_ids=list(scores), columns=items)
+    now = timezone.now()
     points = [(c.id, c.points, c.module_id) for c in columns]
     modules = module_columns(columns)
     total_points = f"{sum(c.points for c in columns):g}"
@@ -90,7 +98,10 @@ def _gradebook_lines(course: Course, columns: list[PartColumn],
             row.append("" if best is None else f"{best * weight:g}")
             earned += (best or 0.0) * weight
             per_module[module_id] += (best or 0.0) * weight
-        row += [*csv_course_total(per_module, modules), f"{earned:g}", total_points]
+        mine_items = assessed.get(user_id, {})
+        row += [*csv_item_cells(items, mine_items),
+                *csv_course_total(per_module, modules, item_weights(items, mine_items, now)),
+                f"{earned:g}", total_points]
         writer.writerow(row)
     return out.getvalue()
 

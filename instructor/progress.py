@@ -1,7 +1,7 @@
 """Class progress: the students x parts matrix, filtered, searched, sorted and paginated."""
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -19,6 +19,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce, Concat, Length, Lower, NullIf, Trim
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from core.pagination import KnownCountPaginator
@@ -32,10 +33,12 @@ from grading.gradebook import (
     PartCell,
     PartColumn,
     gradebook_columns,
+    gradebook_items_fill,
     gradebook_rows,
     gradebook_students,
     module_columns,
 )
+from grading.gradebook_items import ItemCell, ItemColumn, item_columns
 from grading.models import PartProgress
 
 PER_PAGE = 50
@@ -79,6 +82,7 @@ class MatrixRow:
     cells: list[MatrixCell]
     module_points: list[float]  # points earned per module, in ProgressPage.modules' order
     course_percent: float | None  # the weighted course total (grading/course_total.py)
+    assessments: list[ItemCell | None] = field(default_factory=list)  # ProgressPage.items'
 
     @property
     def total_text(self) -> str:
@@ -130,6 +134,7 @@ class ProgressPage:
     search: str
     groups: list[str]
     modules: list[ModuleColumn]
+    items: list[ItemColumn] = field(default_factory=list)  # the course's assessments
 
     @property
     def headers(self) -> list[tuple[str, str]]:
@@ -139,6 +144,11 @@ class ProgressPage:
                 ("total", "Total"), ("attempts", "Attempts"), ("last", "Last activity")]
 
     @property
+    def item_headers(self) -> list[ItemColumn]:
+        """The assessments' columns (after the parts; not sortable)."""
+        return self.items
+
+    @property
     def split_modules(self) -> bool:
         """Whether the matrix shows points per module (more than one module shown)."""
         return len(self.modules) > 1
@@ -146,7 +156,8 @@ class ProgressPage:
     @property
     def width(self) -> int:
         """How many columns the matrix has."""
-        return len(self.headers) + 1 + (len(self.modules) if self.split_modules else 0)
+        return (len(self.headers) + 1 + len(self.items)
+                + (len(self.modules) if self.split_modules else 0))
 
     @property
     def module_groups(self) -> list[tuple[ModuleColumn, int]]:
@@ -158,7 +169,7 @@ class ProgressPage:
 
     @property
     def explanation(self) -> str:
-        return explanation(self.modules)
+        return explanation(self.modules, [(i.title, i.weight) for i in self.items])
 
 
 _EMPTY = PartCell()
@@ -309,15 +320,16 @@ def matrix_cell(row: GradebookRow, column: PartColumn) -> MatrixCell:
     )
 
 
-def _matrix_row(row: GradebookRow, columns: list[PartColumn],
-                modules: list[ModuleColumn]) -> MatrixRow:
+def _matrix_row(row: GradebookRow, columns: list[PartColumn], modules: list[ModuleColumn],
+                items: list[ItemColumn], now: datetime) -> MatrixRow:
     cells = [matrix_cell(row, column) for column in columns]
     earned = row.module_earned(columns)
     return MatrixRow(student_id=row.student_id, username=row.username, name=row.name,
                      group=row.group, total=row.earned(columns), attempts=row.attempts,
                      last_activity=row.last_activity, cells=cells,
                      module_points=[earned.get(m.module_id, 0.0) for m in modules],
-                     course_percent=row.course_percent(columns))
+                     course_percent=row.course_percent(columns, items, now),
+                     assessments=[row.items.get(i.id) for i in items])
 
 
 def class_progress(
@@ -348,15 +360,19 @@ def class_progress(
     shown = KnownCountPaginator(ordered.values_list(*ROW_COLUMNS), per_page,
                                 count=enrollments.count()).get_page(page)
     rows = gradebook_rows(course=course, students=list(shown), part_ids=part_ids)
+    items = [] if module_id is not None else item_columns(course=course)
+    gradebook_items_fill(course=course, rows=rows, items=items)
+    now = timezone.now()
     groups = list(
         course_students(course=course).exclude(group="").order_by("group")
         .values_list("group", flat=True).distinct()
     )
     return ProgressPage(
         course=course, columns=columns,
-        rows=[_matrix_row(row, columns, modules) for row in rows],
+        rows=[_matrix_row(row, columns, modules, items, now) for row in rows],
         part_totals=_part_totals(course, columns, enrollments),
         total_points=sum(c.points for c in columns), students=shown.paginator.count,
         page=shown.number, pages=shown.paginator.num_pages, per_page=per_page, sort=sort,
         descending=descending, group=group, search=search, groups=groups, modules=modules,
+        items=items,
     )

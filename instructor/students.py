@@ -2,7 +2,7 @@
 typed, lab runs, overrides and extensions."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
@@ -11,6 +11,7 @@ from courses.selectors import course_exercises, student_enrollment_find
 from grading.answer_display import AnswerView, answer_views
 from grading.course_total import ModuleColumn, explanation
 from grading.gradebook import GradebookRow, PartColumn, gradebook, module_columns
+from grading.gradebook_items import ItemCell, ItemColumn
 from grading.misconception_clearing import TagState, open_misconceptions
 from grading.models import DeadlineExtension, GradeOverride, Review, Submission
 from grading.variant_assignment import default_variant_students, variant_of
@@ -31,6 +32,7 @@ class StudentDetail:
     extensions: list[DeadlineExtension]
     questions: list[StudentQuestion]  # each exercise in the student's variant, module order
     open_misconceptions: list[TagState]  # shown and not cleared, latest first
+    items: list[ItemColumn] = field(default_factory=list)  # the course's assessments
 
     @property
     def answers(self) -> list[AnswerView]:
@@ -49,7 +51,7 @@ class StudentDetail:
     @property
     def course_percent(self) -> float | None:
         """The weighted course total (grading/course_total.py)."""
-        return self.row.course_percent(self.columns)
+        return self.row.course_percent(self.columns, self.items)
 
     @property
     def module_totals(self) -> list[tuple[ModuleColumn, float]]:
@@ -59,7 +61,13 @@ class StudentDetail:
 
     @property
     def explanation(self) -> str:
-        return explanation(module_columns(self.columns))
+        return explanation(module_columns(self.columns),
+                           [(i.title, i.weight) for i in self.items])
+
+    @property
+    def assessments(self) -> list[tuple[ItemColumn, ItemCell | None]]:
+        """Each assessment of the course with the student's kept score (None: no attempt)."""
+        return [(item, self.row.items.get(item.id)) for item in self.items]
 
     @property
     def grades(self) -> list[tuple[PartColumn, MatrixCell]]:
@@ -113,6 +121,6 @@ def student_detail(*, course: Course, student_id: int) -> StudentDetail | None:
     return StudentDetail(enrollment=enrollment, columns=book.columns, row=row,
                          total_points=book.total_points, submissions=submissions,
                          lab_runs=lab_runs, overrides=overrides, extensions=extensions,
-                         questions=questions,
+                         questions=questions, items=book.items,
                          open_misconceptions=open_misconceptions(course=course,
                                                                  student_id=student.pk))

@@ -26,6 +26,7 @@ from grading.gradebook import (
     gradebook_csv_lines,
     module_columns,
 )
+from grading.gradebook_items import item_weights
 
 
 class GradebookCellOutput(serializers.Serializer):
@@ -35,6 +36,16 @@ class GradebookCellOutput(serializers.Serializer):
     pending = serializers.IntegerField(read_only=True)
     correct = serializers.BooleanField()
     last_activity = serializers.DateTimeField(allow_null=True)
+
+
+class AssessmentCellOutput(serializers.Serializer):
+    score = serializers.FloatField(allow_null=True,
+                                   help_text="fraction (0..1) of the student's paper")
+    released = serializers.BooleanField(
+        help_text="the release rule lets the student see it (a student's own row has only "
+                  "released scores)")
+    attempts = serializers.IntegerField(read_only=True, help_text="closed attempts")
+    in_progress = serializers.BooleanField(help_text="an attempt is open")
 
 
 class GradebookRowOutput(serializers.Serializer):
@@ -51,6 +62,9 @@ class GradebookRowOutput(serializers.Serializer):
         allow_null=True, help_text="the weighted course total, 0..100 (see total_formula)")
     last_activity = serializers.DateTimeField(allow_null=True)
     cells = GradebookCellOutput(many=True)
+    assessments = serializers.DictField(
+        child=AssessmentCellOutput(),
+        help_text="the student's score per assessment slug (only assessments with a score)")
 
 
 class GradebookColumnOutput(serializers.Serializer):
@@ -71,10 +85,20 @@ class GradebookModuleOutput(serializers.Serializer):
     points = serializers.FloatField(help_text="the points of the module's columns")
 
 
+class GradebookAssessmentOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    kind = serializers.CharField(help_text="quiz or exam")
+    weight = serializers.FloatField(help_text="its weight in the course total (its file's "
+                                              "`weight`, 1 by default)")
+    closes_at = serializers.DateTimeField(allow_null=True)
+
+
 class GradebookOutput(serializers.Serializer):
     course = serializers.CharField()
     total_points = serializers.FloatField()
     modules = GradebookModuleOutput(many=True)
+    assessments = GradebookAssessmentOutput(many=True)
     total_formula = serializers.CharField(help_text="how course_percent is computed")
     generated_at = serializers.DateTimeField()
     next_updated_since = serializers.DateTimeField(
@@ -119,21 +143,29 @@ def gradebook_rows_output(book: Gradebook) -> list[dict[str, Any]]:
     columns = book.columns
     modules = module_columns(columns)
     slugs = {m.module_id: m.slug for m in modules}
+    items = {i.id: i.slug for i in book.items}
+    now = timezone.now()
     _time = _time_formatter()
     rows = []
     for r in book.rows:
         by_module = r.module_earned(columns)
+        weights = item_weights(book.items, r.items, now)
         rows.append({
             "student_id": r.student_id, "username": r.username, "name": r.name,
             "email": r.email, "group": r.group, "external_id": r.external_id,
             "earned": float(r.earned(columns)),
             "modules": {slugs[m]: float(points) for m, points in by_module.items()},
-            "course_percent": _score(course_percent(by_module, modules)),
+            "course_percent": _score(course_percent(by_module, modules, weights)),
             "last_activity": _time(r.last_activity),
             "cells": [{"part_id": part_id, "best_score": _score(cell.best_score),
                        "attempts": cell.attempts, "pending": cell.pending,
                        "correct": bool(cell.correct), "last_activity": _time(cell.last_activity)}
                       for part_id, cell in r.cells.items()],
+            "assessments": {items[item]: {"score": _score(cell.score),
+                                          "released": bool(cell.released),
+                                          "attempts": cell.attempts,
+                                          "in_progress": bool(cell.in_progress)}
+                            for item, cell in r.items.items() if item in items},
         })
     return rows
 
@@ -148,7 +180,8 @@ def gradebook_representation(book: Gradebook, generated_at: Any,
         "course": book.course.slug,
         "total_points": book.total_points,
         "modules": book.modules,
-        "total_formula": explanation(book.modules),
+        "assessments": book.items,
+        "total_formula": explanation(book.modules, [(i.title, i.weight) for i in book.items]),
         "generated_at": generated_at,
         "next_updated_since": generated_at - timedelta(minutes=1),
         "columns": book.columns,

@@ -95,8 +95,8 @@ def score_deliveries_record(*, course_id: int, student_id: int, exercise_id: int
     if not contexts:
         return []
     course = Course.objects.get(pk=course_id)
-    item: Item = (Exercise.objects.get(pk=exercise_id) if assessment_id is None
-                  else Assessment.objects.get(pk=assessment_id))
+    item: Item = (Assessment.objects.get(pk=assessment_id) if assessment_id is not None
+                  else Exercise.objects.get(pk=exercise_id or 0))
     return [_record_one(context, course, item, student_id) for context in contexts]
 
 
@@ -209,8 +209,10 @@ def _send(delivery: ScoreDelivery) -> None:
         raise PlatformError("The student has no account on this platform.", status=None,
                             transient=False)
     client = PlatformClient(registration)
-    line_item = line_item_ensure(client=client, context=context,
-                                 exercise=delivery.exercise or delivery.assessment,
+    scored = delivery.exercise or delivery.assessment
+    if scored is None:  # the check constraint forbids it
+        raise PlatformError("The delivery scores nothing.", status=None, transient=False)
+    line_item = line_item_ensure(client=client, context=context, exercise=scored,
                                  score_maximum=delivery.score_maximum)
     if delivery.line_item_id != line_item.pk:
         ScoreDelivery.objects.filter(pk=delivery.pk).update(line_item=line_item)

@@ -93,7 +93,7 @@ def test_the_watched_models_are_the_cached_content_and_bump_on_bulk_writes() -> 
     watched = {model.__name__ for model in WATCHED}
     assert {"Course", "CourseModule", "Module", "Section", "Exercise", "Part", "Lab",
             "Deadline", "DeadlinePolicy", "WebhookSubscription", "CourseLink", "LtiContext",
-            "LtiDeployment"} <= watched
+            "LtiDeployment", "Assessment"} <= watched
     # only the LTI library's models are left to the scan
     assert {"LtiContext", "LtiDeployment"} == CLASSES and "contexts" in ACCESSORS
 
