@@ -4,8 +4,10 @@ marked so, the course total counts it only once released, and a student's own ro
 it before; all at a fixed number of queries whatever the size of the class."""
 
 from datetime import timedelta
+from typing import cast
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -162,7 +164,7 @@ def _class(quiz_course, size: int, prefix: str) -> None:
     """`size` more students, each with a kept score (as closed attempts leave them)."""
     now = timezone.now()
     for number in range(size):
-        student = UserFactory(username=f"{prefix}{number}")
+        student = cast(User, UserFactory(username=f"{prefix}{number}"))
         Enrollment.objects.create(course=quiz_course.course, user=student,
                                   role=Enrollment.Role.STUDENT)
         AssessmentScore.objects.create(assessment=quiz_course.assessment,
