@@ -29,6 +29,9 @@ from exams.models import Assessment, AssessmentScore, Attempt, Release, WindowEx
 from exams.policy import feedback_released
 
 SCORE_RELEASED = "assessment.score_released"
+#: What an assessment's score is out of outside (the LMS's line item, deep linking): papers
+#: drawn from pools may differ in points, so the fraction of the student's paper in percent.
+SCORE_MAXIMUM = 100.0
 
 
 def _released(assessment: Assessment, course_id: int, now: datetime) -> bool:

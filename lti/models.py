@@ -26,14 +26,15 @@ class CourseLink(models.Model):
 
 
 class ResourceTarget(models.Model):
-    """What an LMS resource link opens: the module, a section, an exercise or a lab, by the
-    content item's stable uuid."""
+    """What an LMS resource link opens: the module, a section, an exercise, a lab or an
+    assessment (a quiz or exam), by the content item's stable uuid."""
 
     class Kind(models.TextChoices):
         MODULE = "module", "Module"
         SECTION = "section", "Section"
         EXERCISE = "exercise", "Exercise"
         LAB = "lab", "Lab"
+        ASSESSMENT = "assessment", "Quiz or exam"
 
     resource_link = models.OneToOneField(
         "lti_tool.LtiResourceLink", on_delete=models.CASCADE, related_name="target")

@@ -11,6 +11,8 @@ from lti_tool.models import LtiRegistration
 
 from courses.models import Course, CourseModule, Exercise, Lab, Section
 from courses.page_links import course_links, course_url
+from exams.models import Assessment
+from exams.scores import SCORE_MAXIMUM
 from lti.models import ResourceTarget
 
 
@@ -35,6 +37,12 @@ def target_path(*, course: Course, target: ResourceTarget | None) -> str:
         if exercise:
             links = course_links(course, student_at=timezone.now())
             return links.exercise(exercise[1], exercise[0])
+    elif target.kind == ResourceTarget.Kind.ASSESSMENT:
+        slug = (Assessment.objects.filter(uuid=target.content_uuid, module_id__in=modules,
+                                          archived_at__isnull=True)
+                .values_list("slug", flat=True).first())
+        if slug:
+            return reverse("exams:assessment", kwargs={"course_slug": course.slug, "slug": slug})
     elif target.kind == ResourceTarget.Kind.SECTION:
         section = (Section.objects.active()
                    .filter(uuid=target.content_uuid, module_id__in=modules)
@@ -48,8 +56,8 @@ def target_path(*, course: Course, target: ResourceTarget | None) -> str:
 @dataclass(frozen=True)
 class PickerItem:
     """One thing an instructor can add to the LMS course: `value` is `kind:uuid`;
-    `points` is the maximum score (exercises only, None otherwise); `module` the slug of the
-    module holding it."""
+    `points` is the maximum score (exercises: their points; assessments: 100, their score in
+    percent; None otherwise); `module` the slug of the module holding it."""
 
     kind: str
     uuid: str
@@ -72,7 +80,8 @@ def _place(course: Course) -> Subquery:
 
 def picker_items(*, course: Course) -> list[PickerItem]:
     """Every module the course runs, in the course's order, each followed by its sections,
-    exercises (with their points) and labs in reading order; three queries."""
+    exercises (with their points) and labs in reading order, then its quizzes and exams (by
+    opening time); four queries."""
     modules = course.module_ids()  # a subquery
     items: list[PickerItem] = []
     sections = list(Section.objects.active().filter(module_id__in=modules)
@@ -84,6 +93,13 @@ def picker_items(*, course: Course) -> list[PickerItem]:
                  .order_by("order"))
     labs = (Lab.objects.active().filter(module_id__in=modules).select_related("section", "module")
             .order_by("order"))
+    by_module: dict[int, list[PickerItem]] = {}
+    for assessment in (Assessment.objects.filter(module_id__in=modules, archived_at__isnull=True)
+                       .select_related("module").order_by("opens_at", "slug")):
+        by_module.setdefault(assessment.module_id, []).append(PickerItem(
+            ResourceTarget.Kind.ASSESSMENT, str(assessment.uuid),
+            f"{assessment.get_kind_display()}: {assessment.title}", SCORE_MAXIMUM, "",
+            assessment.module.slug))
     by_section: dict[int, list[PickerItem]] = {s.pk: [] for s in sections}
     for exercise in exercises:
         by_section.setdefault(exercise.section_id, []).append(PickerItem(
@@ -97,6 +113,7 @@ def picker_items(*, course: Course) -> list[PickerItem]:
     for section in sections:
         module = section.module
         if module.pk != module_id:
+            items.extend(by_module.get(module_id or 0, []))
             module_id = module.pk
             items.append(PickerItem(ResourceTarget.Kind.MODULE, str(module.uuid),
                                     f"{module.number}: {module.title}", None, "", module.slug))
@@ -104,6 +121,7 @@ def picker_items(*, course: Course) -> list[PickerItem]:
                                 f"{section.number} {section.title}", None, section.number,
                                 module.slug))
         items.extend(by_section.get(section.pk, []))
+    items.extend(by_module.get(module_id or 0, []))
     return items
 
 

@@ -5,11 +5,8 @@ from typing import Any
 
 from courses.models import Course
 from exams.models import Assessment, AssessmentScore
+from exams.scores import SCORE_MAXIMUM as ASSESSMENT_MAXIMUM
 from lti.ags.scores import ActivityProgress, GradingProgress
-
-#: An assessment's line item is out of 100: papers drawn from pools may differ in points,
-#: so the LMS gets the fraction of the student's own paper, in percent.
-ASSESSMENT_MAXIMUM = 100.0
 
 
 def assessment_score_fields(*, course: Course, assessment: Assessment,

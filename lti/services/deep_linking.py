@@ -1,5 +1,6 @@
-"""The answer to a deep-linking request: the chosen sections, exercises and labs as LTI
-resource links, exercises with a line item so the LMS creates their gradebook columns."""
+"""The answer to a deep-linking request: the chosen sections, exercises, labs and assessments
+as LTI resource links, exercises and assessments with a line item so the LMS creates their
+gradebook columns."""
 
 from django.urls import reverse
 from lti_tool.models import LtiLaunch
@@ -13,7 +14,8 @@ from lti.services.launch import TARGET_PARAMETER
 def deep_link_resources(*, items: list[PickerItem], launch_url: str) -> list[DeepLinkResource]:
     """One ltiResourceLink per item, opening it through the launch URL (custom parameter
     `grader_target` = `kind:uuid`); an exercise gets lineItem {scoreMaximum: its points,
-    label: its title, resourceId: its uuid, tag: "grader-exercise"}."""
+    label: its title, resourceId: its uuid, tag: "grader-exercise"}, an assessment one out of
+    100 (its score in percent of the student's paper) with tag "grader-assessment"."""
     resources = []
     for item in items:
         resource = (DeepLinkResource().set_url(launch_url).set_title(item.title)
@@ -22,6 +24,10 @@ def deep_link_resources(*, items: list[PickerItem], launch_url: str) -> list[Dee
             resource.set_lineitem(LineItem().set_score_maximum(item.points or 0)
                                   .set_label(item.title).set_resource_id(item.uuid)
                                   .set_tag("grader-exercise"))
+        elif item.kind == "assessment":
+            resource.set_lineitem(LineItem().set_score_maximum(item.points or 0)
+                                  .set_label(item.title).set_resource_id(item.uuid)
+                                  .set_tag("grader-assessment"))
         resources.append(resource)
     return resources
 

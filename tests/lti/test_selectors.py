@@ -58,8 +58,8 @@ def test_a_target_whose_content_was_archived_opens_the_module(course):
         f"/courses/{course.slug}/")
 
 
-def test_the_picker_reads_the_module_in_three_queries(course, django_assert_num_queries):
-    with django_assert_num_queries(3):
+def test_the_picker_reads_the_module_and_its_assessments_in_four_queries(course, django_assert_num_queries):
+    with django_assert_num_queries(4):
         items = picker_items(course=course)
 
     kinds = [item.kind for item in items]
@@ -80,7 +80,7 @@ def two_modules(course):
 
 def test_the_picker_offers_every_module_grouped_in_the_course_order(
         two_modules, django_assert_num_queries):
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         items = picker_items(course=two_modules)
 
     heads = [(item.title, item.module) for item in items if item.kind == "module"]
