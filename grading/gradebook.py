@@ -284,7 +284,10 @@ def gradebook(
     or after it (for incremental sync); `student`, `group` and `search` (words, each a
     substring of the username, first or last name) narrow the rows. Rows are ordered by
     last name, first name, username. Three queries in all, whatever the size of the class:
-    the cells are the kept progress rows (grading/progress.py), not the submissions.
+    the cells are the kept progress rows (grading/progress.py), not the submissions. The
+    course's assessments (grading/gradebook_items.py) come from the content cache (one
+    query when it is cold), their kept scores with one query more when there are any; a
+    `module_id` gradebook has none, a student's own (`released_at`) only released scores.
 
     With `limit`, one keyset page instead: at most `limit` students with an id above
     `after` (if given), ordered by id, so pages stay stable while answers come in.
