@@ -71,7 +71,7 @@ def test_after_release_the_lms_receives_the_score_of_an_attempt_the_server_close
     with running_worker(tmp_path, beat=True):
         closed = wait_for(lambda: Attempt.objects.filter(pk=attempt.pk, closed_at__isnull=False)
                           .first(), timeout=60, interval=0.2)
-        assert closed.closed_by == Attempt.ClosedBy.DEADLINE
+        assert closed is not None and closed.closed_by == Attempt.ClosedBy.DEADLINE
         assert closed.score == pytest.approx(1.0)
         assert not AssessmentScore.objects.get(student=quiz_course.student).released
 
@@ -93,7 +93,9 @@ def test_after_release_the_lms_receives_the_score_of_an_attempt_the_server_close
         team.get_by_role("button", name="Save the release").click()
         expect(team.get_by_text("feedback yes")).to_be_visible()
 
-        [score] = wait_for(lambda: link.platform.scores or None, timeout=60, interval=0.2)
+        received = wait_for(lambda: link.platform.scores or None, timeout=60, interval=0.2)
+        assert received is not None
+        [score] = received
         assert score.user_id == link.sub(quiz_course.student)
         assert score.body["scoreGiven"] == pytest.approx(100.0)
         assert score.body["scoreMaximum"] == pytest.approx(100.0)
