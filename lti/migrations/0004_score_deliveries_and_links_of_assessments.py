@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('courses', '0011_course_may_start_empty'),
-        ('exams', '0003_assessment_weight_and_scores'),
+        ('exams', '0004_assessment_weight_and_scores'),
         ('lti', '0003_score_deliveries'),
         ('lti_tool', '0008_ltideployment_pns_url_and_more'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
