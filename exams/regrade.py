@@ -7,7 +7,8 @@ changed, before and after, and with `dry_run` what would change, storing nothing
 attempt's score before and after. Each attempt is regraded under its row lock (as closing
 locks it), so a regrade never races a reopen or a close; open attempts are left alone (they
 are graded with the fixed question when they close). Every changed attempt gets a `regrade`
-entry in the assessment's audit log.
+entry in the assessment's audit log, and its student's kept score is refreshed in the same
+transaction (exams/scores.py: the gradebook, and the LMS once the score is released).
 """
 
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from courses.models import Course
 from exams.grading import question_results
 from exams.models import Answer, Attempt, AuditEntry, Question
 from exams.paper import question_params, questions_of
+from exams.scores import assessment_scores_refresh
 from grading.regrade import RegradeReport, ScoreChange
 
 
@@ -96,6 +98,9 @@ def _attempt_regrade(attempt_id: int, question: Question, report: ExamRegradeRep
         detail=f"{question.slug}: score {attempt.score or 0:.4f} -> {score:.4f}")
     attempt.score = score
     attempt.save(update_fields=["score"])
+    # The kept score follows (the gradebook; the LMS gets a changed released score).
+    assessment_scores_refresh(assessment=attempt.assessment, course_id=attempt.course_id,
+                              student_ids=[attempt.student_id])
 
 
 def _paper_score(attempt: Attempt, replaced: tuple[Question, dict] | None) -> float:

@@ -10,7 +10,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from exams.models import Assessment, AssessmentScore
+from exams.models import Assessment, AssessmentScore, Question
+from exams.regrade import question_regrade
 from exams.scores import assessment_scores_refresh, assessment_scores_release_due
 from exams.services import attempt_close, attempt_start, drafts_save
 from exams.staff import attempt_reopen, feedback_release
@@ -160,3 +161,24 @@ def test_the_kept_score_counts_the_best_or_the_last_closed_attempt(quiz_course):
         assessment_scores_refresh(assessment=assessment, course_id=quiz_course.course.pk,
                                   now=timezone.now())
     assert AssessmentScore.objects.get().score == pytest.approx(1.0)
+
+
+def test_a_regrade_that_changes_a_released_score_sends_the_new_score(quiz_course, link):
+    _rule(quiz_course.assessment, Assessment.Feedback.AFTER_SUBMIT)
+    attempt = _submitted(quiz_course)
+    assert _deliver_all() == ["sent"]
+
+    # A wrong reference fixed the wrong way round: the right answers now score 0 on it.
+    question = Question.objects.get(uuid=attempt.paper[0]["question"])
+    question.parts = [{**question.parts[0],
+                       "reference": f"({question.parts[0]['reference']})+1"}]
+    question.save(update_fields=["parts"])
+    report = question_regrade(question=question)
+    assert len(report.attempts) == 1
+
+    assert _deliver_all() == ["sent"]
+    first, second = link.platform.scores
+    assert first.body["scoreGiven"] == pytest.approx(100.0)
+    assert second.body["scoreGiven"] == pytest.approx(100.0 * report.attempts[0].after)
+    assert second.body["scoreGiven"] < first.body["scoreGiven"]
+    assert AssessmentScore.objects.get().score == pytest.approx(report.attempts[0].after)
