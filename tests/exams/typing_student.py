@@ -160,7 +160,7 @@ def retried(call: Callable[[], Any], *, timeout: float = 60, interval: float = 0
             time.sleep(interval)
 
 
-def saving_again(students: list[TypingStudent], *, timeout: float = 90) -> None:
+def saving_again(students: list[TypingStudent], *, timeout: float = 180) -> None:
     """Wait until every student has had two more saves acknowledged than now (the service
     answers again); AssertionError naming what they got meanwhile after `timeout` s."""
     marks = [s.saved for s in students]
