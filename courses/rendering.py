@@ -48,11 +48,16 @@ def _plain_mathml(rendered: str) -> bool:
 
 
 def _mathml(latex: str, *, display: bool) -> str:
+    """One formula as MathML whose <math> carries its TeX source as `alttext` (its text
+    alternative, WCAG 1.1.1: what a reader without MathML support reads), or as its escaped
+    source in <code> where it cannot be read."""
     source = f'<code class="math-source">{html.escape(latex)}</code>'
     try:
         rendered = latex_to_mathml(latex.strip(), display="block" if display else "inline")
     except Exception:  # a formula latex2mathml cannot read is shown as its source, never a 500
         return source
+    alttext = html.escape(" ".join(latex.split()), quote=True)
+    rendered = rendered.replace("<math ", f'<math alttext="{alttext}" ', 1)
     rendered = _UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', rendered)
     if not _plain_mathml(rendered):
         return source

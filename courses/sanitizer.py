@@ -35,9 +35,10 @@ MATHML_TAGS: Final = frozenset({
     "mprescripts", "none", "semantics", "annotation",
 })
 
-#: MathML presentation attributes (never `href`, `xlink:href`, `style` or an event handler).
+#: MathML presentation attributes (never `href`, `xlink:href`, `style` or an event handler),
+#: and `alttext` (plain text: the formula's text alternative, WCAG 1.1.1).
 MATHML_ATTRIBUTES: Final = frozenset({
-    "xmlns", "display", "displaystyle", "scriptlevel", "mathvariant", "stretchy", "fence",
+    "alttext", "xmlns", "display", "displaystyle", "scriptlevel", "mathvariant", "stretchy", "fence",
     "separator", "form", "lspace", "rspace", "accent", "accentunder", "largeop",
     "movablelimits", "symmetric", "minsize", "maxsize", "linethickness", "width", "height",
     "depth", "voffset", "linebreak", "notation", "columnalign", "rowalign", "columnspacing",

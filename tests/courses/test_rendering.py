@@ -32,3 +32,15 @@ def test_angle_brackets_read_as_maths_stay_maths(escape_html):
 def test_feedback_html_outside_formulas_is_escaped_only_when_asked(escape_html):
     html = render_markdown("You typed <b>bold</b>.", escape_html=escape_html)
     assert ("<b>" not in html) == escape_html
+
+
+def test_every_formula_carries_its_tex_source_as_its_text_alternative(escape_html):
+    html = render_markdown("Inline $a < b$ and\n\n$$\\frac{x}{\n2}$$", escape_html=escape_html)
+    assert html.count("<math") == 2
+    assert '<math alttext="a &lt; b"' in html and '<math alttext="\\frac{x}{ 2}"' in html
+
+
+def test_a_quote_in_a_formula_stays_inside_its_text_alternative(escape_html):
+    html = render_markdown('$x^{"} + 1$', escape_html=escape_html)
+    assert "<math" not in html or 'alttext="x^{&quot;} + 1"' in html
+    assert "onerror" not in html

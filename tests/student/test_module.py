@@ -45,6 +45,16 @@ def test_module_page_renders_every_section_with_mathml(client, alice, course):
     assert "$$" not in page
 
 
+def test_every_formula_on_the_module_5_page_has_a_text_alternative(client, alice, course):
+    """WCAG 1.1.1: each <math> of the module's text carries its TeX source as `alttext`."""
+    client.force_login(alice)
+    page = client.get(reverse("module-page", args=[course.slug, "module-05"])).content.decode()
+    formulas = re.findall(r"<math\b[^>]*>", page)
+    assert len(formulas) > 20
+    missing = [tag for tag in formulas if not re.search(r'\balttext="[^"]+"', tag)]
+    assert missing == []
+
+
 def test_module_page_of_another_course_is_404(client, alice, other_course):
     client.force_login(alice)
     assert client.get(reverse("course-module", args=[other_course.slug])).status_code == 404
