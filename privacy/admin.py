@@ -36,6 +36,8 @@ class PrivacyUserAdmin(UserAdmin):
     """Django's user admin with the two data-protection actions."""
 
     actions = ["export_personal_data", "erase_personal_data"]
+    #: Set by the sign-in, not by hand (and a split date-time widget has no label per box).
+    readonly_fields = ("last_login", "date_joined")
 
     @admin.action(description="Export personal data (JSON)")
     def export_personal_data(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:

@@ -35,6 +35,7 @@ from live.access import LiveStaff
 from live.sessions import live_session_open
 from tests.browser.axe import axe_in_every_page, unseen_focus, wcag_violations
 from tests.browser.conftest import sign_in
+from tests.browser.test_accessibility_walk_admin import admin_route_walked
 from tests.exams.walk import exam_attempt_for_walk
 from tests.factories import UserFactory
 from tests.lti.ags_setup import lms_rows
@@ -102,11 +103,13 @@ NOT_PAGES: dict[str, str] = {
     "exams:extension": "POST-only: extends a student's window, redirects to the team's page "
                        "(walked)",
     "exams:reopen": "POST-only: reopens an attempt, redirects to the team's page (walked)",
+    "admin:autocomplete": "JSON for the admin's autocomplete boxes",
+    "admin:jsi18n": "JavaScript: the admin's translation catalogue",
+    "admin:view_on_site": "a redirect to an object's page on the site",
+    "admin:logout": "POST-only: signs out and redirects to the sign-in page (walked)",
 }
 #: Whole namespaces or name prefixes that are not the service's own pages.
 NOT_PAGE_PREFIXES: dict[str, str] = {
-    "admin:": "Django's own admin site (operators only; its templates are Django's, not audited "
-              "here: docs/accessibility.md says so)",
     "api-": "the REST API: JSON for programs. Its browsable page (api-docs) is Swagger UI, a "
             "third party's page: axe finds contrast, target-size and nested-interactive "
             "violations in swagger-ui's own markup (docs/accessibility.md lists it as not "
@@ -283,6 +286,7 @@ def test_every_named_route_is_walked_or_listed_here():
     a page; a route listed both ways, or listed but gone, fails it too."""
     walked = {visit.route for _, visits in ROLES.values() for visit in visits} | LTI_ROUTES
     routes = named_routes()
+    walked |= {r for r in routes if admin_route_walked(r)}  # test_accessibility_walk_admin.py
     assert sorted(r for r in routes if r not in walked and not not_a_page(r)) == []
     assert sorted(r for r in walked if not_a_page(r)) == []
     assert sorted((walked | set(NOT_PAGES)) - routes) == []
