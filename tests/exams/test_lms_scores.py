@@ -17,6 +17,7 @@ from exams.services import attempt_close, attempt_start, drafts_save
 from exams.staff import attempt_reopen, feedback_release
 from lti.ags.deliveries import score_delivery_attempt
 from lti.scores_models import ScoreDelivery
+from lti.sync.selectors import sync_health
 from tests.exams.test_attempts import right_answers
 from tests.lti.ags_setup import platform_link
 from tests.lti.conftest import lms_server  # noqa: F401  (the LMS's HTTP server)
@@ -78,6 +79,9 @@ def test_a_score_waiting_for_release_is_not_sent_and_is_sent_once_on_release(qui
     assert score.body["gradingProgress"] == "FullyGraded"
     [item] = link.platform.line_items.values()
     assert item["resourceId"] == str(assessment.uuid) and item["label"] == assessment.title
+    [shown] = sync_health(course=quiz_course.course).rows  # the LMS sync page's row
+    assert (shown.exercise, shown.exercise_title, shown.state) == (
+        "quiz-1", assessment.title, "sent")
 
     # Released again (the key too): the score has not changed, nothing is sent again.
     feedback_release(assessment=assessment, course=quiz_course.course,
