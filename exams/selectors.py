@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, Max, OuterRef, QuerySet, Subquery
-from django.http import Http404
 from django.utils import timezone
 
 from core.compiled_query import CompiledQuery
@@ -38,30 +37,30 @@ _IN_COURSE = CompiledQuery(_assessment_in_course, slug=str, course_id=int)
 
 
 def assessment_for_member(*, user: User | AnonymousUser, course_slug: str, slug: str
-                          ) -> AssessmentPlace:
-    """The assessment `slug` of the course, for an active member of it; Http404 otherwise
+                          ) -> AssessmentPlace | None:
+    """The assessment `slug` of the course, for an active member of it; None otherwise
     (and for a student, while the assessment's module is not released). Two compiled
     queries (the enrolment with its course, the assessment with its link to the course)."""
     enrollment = _membership(user, course_slug)
+    if enrollment is None:
+        return None
     assessment = _IN_COURSE.first(slug=slug, course_id=enrollment.course_id)
     release_at = None if assessment is None else assessment.__dict__["release_at"]
     if assessment is None or not assessment.__dict__["linked"] or (
             not is_staff_role(enrollment.role)
             and release_at is not None and release_at > timezone.now()):
-        raise Http404("No such assessment in this course.")
+        return None
     return AssessmentPlace(enrollment.course, enrollment, assessment)
 
 
-def course_for_member(*, user: User | AnonymousUser, course_slug: str) -> Course:
-    """The course, for an active member of it; Http404 otherwise."""
-    return _membership(user, course_slug).course
+def course_for_member(*, user: User | AnonymousUser, course_slug: str) -> Course | None:
+    """The course, for an active member of it; None otherwise."""
+    enrollment = _membership(user, course_slug)
+    return None if enrollment is None else enrollment.course
 
 
-def _membership(user: User | AnonymousUser, course_slug: str) -> Enrollment:
-    enrollment = enrollment_find(user_id=user.pk or 0, course_slug=course_slug)
-    if enrollment is None:
-        raise Http404("No such course.")
-    return enrollment
+def _membership(user: User | AnonymousUser, course_slug: str) -> Enrollment | None:
+    return enrollment_find(user_id=user.pk or 0, course_slug=course_slug)
 
 
 def _course_assessments(course: Course) -> QuerySet[Assessment]:
@@ -91,13 +90,10 @@ def _own_attempt(attempt_id: int, student_id: int) -> QuerySet[Attempt]:
 _OWN_ATTEMPT = CompiledQuery(_own_attempt, attempt_id=int, student_id=int)
 
 
-def attempt_for_student(*, user: User | AnonymousUser, attempt_id: int) -> Attempt:
-    """The user's own attempt with its assessment and course (Http404 for anyone else's:
+def attempt_for_student(*, user: User | AnonymousUser, attempt_id: int) -> Attempt | None:
+    """The user's own attempt with its assessment and course (None for anyone else's:
     students never see others' work); one compiled query (every autosave starts with it)."""
-    attempt = _OWN_ATTEMPT.first(attempt_id=int(attempt_id), student_id=user.pk or 0)
-    if attempt is None:
-        raise Http404("No such attempt.")
-    return attempt
+    return _OWN_ATTEMPT.first(attempt_id=int(attempt_id), student_id=user.pk or 0)
 
 
 @dataclass

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
-from django.http import Http404
 
 from courses.access import is_staff_role
 from courses.models import Course
@@ -31,11 +30,12 @@ from exams.paper import question_params, questions_of
 from exams.selectors import AssessmentPlace, assessment_for_member
 
 
-def staff_place(*, user: User | AnonymousUser, course_slug: str, slug: str) -> AssessmentPlace:
-    """The assessment for a TA or instructor of the course; Http404 for anyone else."""
+def staff_place(*, user: User | AnonymousUser, course_slug: str, slug: str
+                ) -> AssessmentPlace | None:
+    """The assessment for a TA or instructor of the course; None for anyone else."""
     place = assessment_for_member(user=user, course_slug=course_slug, slug=slug)
-    if not is_staff_role(place.enrollment.role):
-        raise Http404("No such page.")
+    if place is None or not is_staff_role(place.enrollment.role):
+        return None
     return place
 
 

@@ -13,7 +13,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.not_found import found_or_404
 from exams.models import Attempt
+from exams.selectors import AssessmentPlace
 from exams.services import AttemptRefused
 from exams.staff import (
     access_code_set,
@@ -41,6 +43,12 @@ from exams.staff_selectors import (
 )
 
 
+def _staff_place(request: HttpRequest, course_slug: str, slug: str) -> AssessmentPlace:
+    # Students and strangers are not shown that the page exists.
+    return found_or_404(staff_place(user=request.user, course_slug=course_slug, slug=slug),
+                        "No such page.")
+
+
 def _back(course_slug: str, slug: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("exams:staff", args=[course_slug, slug]))
 
@@ -60,7 +68,7 @@ def _acted(request: HttpRequest, course_slug: str, slug: str,
 @require_GET
 def staff_page(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     """Everything the course team reads and does about one assessment."""
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
     return render(request, "exams/staff.html", {
         "course": place.course, "assessment": place.assessment,
         "is_instructor": place.enrollment.role == "instructor",
@@ -78,7 +86,7 @@ def _refused(form: Form) -> NoReturn:
 @login_required
 @require_POST
 def release(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
 
     def act() -> str:
         feedback_release(assessment=place.assessment, course=place.course,
@@ -91,7 +99,7 @@ def release(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def accommodation(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
     form = AccommodationForm(request.POST)
 
     def act() -> str:
@@ -109,7 +117,7 @@ def accommodation(request: HttpRequest, course_slug: str, slug: str) -> HttpResp
 @login_required
 @require_POST
 def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -> HttpResponse:
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
     if not Attempt.objects.filter(pk=attempt_id, assessment=place.assessment,
                                   course=place.course).exists():
         raise Http404("No such attempt.")
@@ -127,7 +135,7 @@ def reopen(request: HttpRequest, course_slug: str, slug: str, attempt_id: int) -
 @login_required
 @require_POST
 def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
     form = AccessCodeForm(request.POST)
 
     def act() -> str:
@@ -142,7 +150,7 @@ def access_code(request: HttpRequest, course_slug: str, slug: str) -> HttpRespon
 @login_required
 @require_POST
 def extension(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
-    place = staff_place(user=request.user, course_slug=course_slug, slug=slug)
+    place = _staff_place(request, course_slug, slug)
     form = ExtensionForm(request.POST)
 
     def act() -> str:

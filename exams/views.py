@@ -17,10 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from core.not_found import found_or_404
 from courses.access import is_staff_role
 from exams.integrity import client_seen, integrity_refusal
 from exams.models import Attempt, Proctoring
 from exams.selectors import (
+    AssessmentPlace,
     assessment_for_member,
     assessments_for_member,
     attempt_for_student,
@@ -43,6 +45,17 @@ from exams.services import (
 SAVE_HEADER = "X-Exam-Save"
 
 
+def _place(request: HttpRequest, course_slug: str, slug: str) -> AssessmentPlace:
+    return found_or_404(assessment_for_member(user=request.user, course_slug=course_slug,
+                                              slug=slug), "No such assessment in this course.")
+
+
+def _own_attempt(request: HttpRequest, attempt_id: int) -> Attempt:
+    # Anyone else's attempt is not shown to exist: students never see others' work.
+    return found_or_404(attempt_for_student(user=request.user, attempt_id=attempt_id),
+                        "No such attempt.")
+
+
 def _attempt_url(attempt: Attempt) -> str:
     return reverse("exams:attempt", args=[attempt.course.slug, attempt.pk])
 
@@ -51,7 +64,8 @@ def _attempt_url(attempt: Attempt) -> str:
 @require_GET
 def assessment_list(request: HttpRequest, course_slug: str) -> HttpResponse:
     """The course's quizzes and exams."""
-    course = course_for_member(user=request.user, course_slug=course_slug)
+    course = found_or_404(course_for_member(user=request.user, course_slug=course_slug),
+                          "No such course.")
     return render(request, "exams/assessment_list.html", {
         "course": course, "assessments": assessments_for_member(course=course)})
 
@@ -60,7 +74,7 @@ def assessment_list(request: HttpRequest, course_slug: str) -> HttpResponse:
 @require_GET
 def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     """The assessment: its window, time limit and attempts, the student's attempts, Start."""
-    place = assessment_for_member(user=request.user, course_slug=course_slug, slug=slug)
+    place = _place(request, course_slug, slug)
     student = cast(User, request.user)
     accommodation = accommodation_of(course=place.course, student_id=student.pk)
     attempts = attempts_of(place=place, student_id=student.pk)
@@ -84,7 +98,7 @@ def assessment_page(request: HttpRequest, course_slug: str, slug: str) -> HttpRe
 def attempt_begin(request: HttpRequest, course_slug: str, slug: str) -> HttpResponse:
     """Start an attempt (or go back to the one in progress); a refusal is shown, nothing
     changes."""
-    place = assessment_for_member(user=request.user, course_slug=course_slug, slug=slug)
+    place = _place(request, course_slug, slug)
     refusal = integrity_refusal(place.assessment, client_seen(request))
     if refusal is not None:
         messages.error(request, refusal)
@@ -107,12 +121,12 @@ def attempt_begin(request: HttpRequest, course_slug: str, slug: str) -> HttpResp
 def attempt_page(request: HttpRequest, course_slug: str, attempt_id: int) -> HttpResponse:
     """The paper with the saved drafts while open (closed first if its deadline has passed),
     else the read-only review."""
-    attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+    attempt = _own_attempt(request, attempt_id)
     if attempt.course.slug != course_slug:
         return HttpResponseRedirect(_attempt_url(attempt))
     if attempt.closed_at is None and timezone.now() >= attempt.deadline_at:
         attempt = attempt_close(attempt_id=attempt.pk, by=Attempt.ClosedBy.DEADLINE)
-        attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+        attempt = _own_attempt(request, attempt_id)
     refusal = _refused_here(request, attempt)
     if refusal is not None:
         return render(request, "exams/refused.html", {
@@ -147,7 +161,7 @@ def attempt_save(request: HttpRequest, course_slug: str, attempt_id: int) -> Htt
     """Save the drafts posted (one field from the script as the student types, or the whole
     form: Save, leaving the page). JSON for the script: `{saved_at}`, or 409 `{closed,
     message}` once the attempt is closed; without the script, back to the paper."""
-    attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+    attempt = _own_attempt(request, attempt_id)
     scripted = request.headers.get(SAVE_HEADER) == "1"
     refusal = _refused_here(request, attempt)
     if refusal is not None:
@@ -177,7 +191,7 @@ def attempt_save(request: HttpRequest, course_slug: str, attempt_id: int) -> Htt
 @require_POST
 def attempt_submit(request: HttpRequest, course_slug: str, attempt_id: int) -> HttpResponse:
     """Save the form's answers, then close and grade the attempt; show the review."""
-    attempt = attempt_for_student(user=request.user, attempt_id=attempt_id)
+    attempt = _own_attempt(request, attempt_id)
     refusal = _refused_here(request, attempt)
     if refusal is not None:
         messages.error(request, refusal)
