@@ -1,6 +1,6 @@
 """What exams hold about a person: their attempts with every answer as saved (drafts and
-graded answers), the audit entries about their attempts or by them, their accommodations
-and window extensions (with the reasons written about them)."""
+graded answers), their kept assessment scores, the audit entries about their attempts or by
+them, their accommodations and window extensions (with the reasons written about them)."""
 
 from typing import Any
 
@@ -8,7 +8,14 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from core.personal_data import PersonalDataSource, personal_data_register
-from exams.models import Accommodation, Answer, Attempt, AuditEntry, WindowExtension
+from exams.models import (
+    Accommodation,
+    Answer,
+    AssessmentScore,
+    Attempt,
+    AuditEntry,
+    WindowExtension,
+)
 
 
 def _iso(value: Any) -> str | None:
@@ -45,6 +52,24 @@ def attempts_erase(user: User, pseudonym: str) -> int:
     and times stay, so the attempts' scores and the item analysis still add up."""
     return Answer.objects.filter(attempt__student=user).exclude(raw="", feedback="").update(
         raw="", feedback="")
+
+
+def exam_scores_export(user: User) -> list[dict[str, Any]]:
+    """The person's kept score on each assessment (exams/scores.py's rows): the score
+    counted, closed attempts, whether one is open, whether and what was released."""
+    return [
+        {"course": s.course.slug, "assessment": s.assessment.slug, "score": s.score,
+         "attempts": s.attempts, "in_progress": s.in_progress, "released": s.released,
+         "released_score": s.released_score, "changed_at": _iso(s.changed_at)}
+        for s in AssessmentScore.objects.filter(student=user).select_related(
+            "course", "assessment").order_by("course__slug", "assessment__slug", "pk")
+    ]
+
+
+def exam_scores_erase(user: User, pseudonym: str) -> int:
+    """Nothing goes: the scores hold no text of the person and stay, as the attempts'
+    scores do, so the gradebook and the course's results still add up."""
+    return 0
 
 
 def exam_audit_export(user: User) -> list[dict[str, Any]]:
@@ -87,6 +112,8 @@ def exam_arrangements_erase(user: User, pseudonym: str) -> int:
 def register() -> None:
     """Register exams' personal data (called from exams' hooks)."""
     personal_data_register(PersonalDataSource("exam attempts", attempts_export, attempts_erase))
+    personal_data_register(PersonalDataSource("exam scores", exam_scores_export,
+                                              exam_scores_erase))
     personal_data_register(PersonalDataSource("exam audit", exam_audit_export, exam_audit_erase))
     personal_data_register(PersonalDataSource("exam arrangements", exam_arrangements_export,
                                               exam_arrangements_erase))

@@ -1,7 +1,7 @@
 """A data request for a student who took exams: the export holds their attempts with every
-draft and graded answer, the audit entries about them and their arrangements; the erasure
-leaves none of their text in any table (answers, feedback, reasons, names in the audit
-log) while their attempts' scores stay."""
+draft and graded answer, their kept assessment scores, the audit entries about them and their
+arrangements; the erasure leaves none of their text in any table (answers, feedback, reasons,
+names in the audit log) while their attempts' scores and kept scores stay."""
 
 import json
 from datetime import timedelta
@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from exams.models import Attempt
+from exams.models import AssessmentScore, Attempt
 from exams.services import attempt_close, attempt_start, drafts_save
 from exams.staff import accommodation_set, attempt_reopen, window_extend
 from privacy.erasure import personal_data_erase
@@ -64,6 +64,15 @@ def test_the_export_holds_the_attempts_drafts_audit_and_arrangements(examined):
     assert arrangements["window_extensions"][0]["reason"] == EXTENSION
 
 
+def test_the_export_holds_the_kept_assessment_scores(examined):
+    attempt = Attempt.objects.get(student=examined)
+    scores = personal_data_export(user=examined)["data"]["exam scores"]
+    assert [(s["course"], s["assessment"], s["attempts"], s["in_progress"]) for s in scores] == [
+        (attempt.course.slug, "quiz-1", 1, False)]
+    assert scores[0]["score"] == pytest.approx(attempt.score)
+    assert scores[0]["changed_at"]
+
+
 def test_an_open_attempt_exports_its_drafts_as_saved(quiz_course):
     student = quiz_course.student
     attempt = attempt_start(student=student, course=quiz_course.course,
@@ -86,3 +95,5 @@ def test_after_erasure_no_exam_text_of_theirs_remains_and_scores_stay(examined):
     assert marked([json.dumps(personal_data_export(user=examined))]) == []
     attempt = Attempt.objects.get(student=examined)
     assert attempt.score == score and attempt.answers.exclude(outcome="").exists()
+    kept = AssessmentScore.objects.get(student=examined)
+    assert kept.score == pytest.approx(score) and kept.attempts == 1
