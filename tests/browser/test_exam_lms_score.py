@@ -1,23 +1,33 @@
-"""The acceptance walk's end (issue 40): a student with a 1.5x accommodation types a quiz's
-answers in a real browser, the browser is closed mid-way and a new one restores them, time runs
+"""The acceptance walk (issue 40): the instructor connects the course's git repository and
+syncs a quiz with two pools in a real browser; a student with a 1.5x accommodation types its
+answers, the browser is closed mid-way and a new one restores them, time runs
 out and a real `celery worker --beat` closes and grades the attempt; the student then sees no
 score (the quiz releases feedback on the instructor's word); the instructor releases it on the
 team page, and the LMS (the test platform's HTTP endpoints) receives the score once, through the
 outbox and the same worker; the student then sees it. No CSP violation."""
 
 import os
+import shutil
+import subprocess
 from datetime import timedelta
+from pathlib import Path
+from typing import cast
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
+from courses.models import Course, Enrollment, Module
+from courses.services import content_sync
 from exams.models import Accommodation, Assessment, AssessmentScore, Attempt
 from lti.scores_models import ScoreDelivery
 from tests.browser.conftest import csp_watched, sign_in
 from tests.browser.test_exam_attempt import _keys
-from tests.exams.conftest import quiz_course  # noqa: F401 - the fixture
+from tests.courses.test_course_sync import _git
+from tests.exams.conftest import QuizCourse, small_module_with_quiz
+from tests.factories import UserFactory
 from tests.lti.ags_setup import platform_link
 from tests.lti.conftest import lms_server  # noqa: F401 - the LMS's HTTP server
 from tests.workers import running_worker, wait_for
@@ -25,14 +35,59 @@ from tests.workers import running_worker, wait_for
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
+def _course_before_the_quiz(tmp_path: Path) -> tuple[Course, User, User]:
+    """The course of the quiz's module, synced before the quiz was written (no assessment
+    yet): (the course, its student, its instructor)."""
+    folder = small_module_with_quiz(tmp_path / "before")
+    shutil.rmtree(folder / "assessments")
+    content_sync(root=folder)
+    course = Course.objects.create(slug="quiz-course", title="Quiz course",
+                                   module=Module.objects.get(slug="exam-module"))
+    student = cast(User, UserFactory(username="student"))
+    instructor = cast(User, UserFactory(username="teacher"))
+    Enrollment.objects.create(course=course, user=student, role=Enrollment.Role.STUDENT)
+    Enrollment.objects.create(course=course, user=instructor, role=Enrollment.Role.INSTRUCTOR)
+    return course, student, instructor
+
+
+def _repository_with_the_quiz(tmp_path: Path) -> Path:
+    """A git repository of the course: course.toml and the module with its quiz (two pools)."""
+    root = tmp_path / "course-repo"
+    small_module_with_quiz(root)
+    (root / "course.toml").write_text('title = "Quiz course"\nmodules = ["exam-module"]\n')
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)  # noqa: S607
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "the quiz")
+    return root
+
+
 def test_after_release_the_lms_receives_the_score_of_an_attempt_the_server_closed(
-        browser: Browser, live_server, quiz_course, lms_server, broker_url,  # noqa: F811
-        tmp_path, monkeypatch):
+        browser: Browser, live_server, lms_server, broker_url,  # noqa: F811
+        tmp_path, monkeypatch, settings):
     from config.celery import app
 
     app.control.purge()
     cache.clear()
-    assessment = quiz_course.assessment
+    settings.CONTENT_REPOSITORY_ALLOWED_SCHEMES = ["https", "file"]
+    course, student, instructor = _course_before_the_quiz(tmp_path)
+    repository = _repository_with_the_quiz(tmp_path)
+    violations: list[str] = []
+
+    # The instructor connects the course's repository and syncs: the quiz and its pools.
+    staff = browser.new_context()
+    violations += csp_watched(staff)
+    team = staff.new_page()
+    sign_in(team, live_server, "teacher")
+    team.goto(f"{live_server.url}/courses/{course.slug}/dashboard/content/")
+    team.get_by_label("Git URL").fill(f"file://{repository}")
+    team.get_by_role("button", name="Connect").click()
+    team.get_by_role("button", name="Sync", exact=True).first.click()
+    expect(team.locator("#sync-result")).to_contain_text("Sync succeeded")
+    staff.close()
+    assessment = Assessment.objects.get(slug="quiz-1")
+    assert len(assessment.zones) == 2  # two pools
+    quiz_course = QuizCourse(course, assessment, student, instructor)
+
     assessment.feedback = Assessment.Feedback.ON_RELEASE
     assessment.save(update_fields=["feedback"])
     Accommodation.objects.create(course=quiz_course.course, student=quiz_course.student,
@@ -42,7 +97,7 @@ def test_after_release_the_lms_receives_the_score_of_an_attempt_the_server_close
     base = f"{live_server.url}/courses/{quiz_course.course.slug}"
 
     context = browser.new_context()
-    violations = csp_watched(context)
+    violations += csp_watched(context)
     page = context.new_page()
     sign_in(page, live_server, "student")
     page.goto(f"{base}/assessments/quiz-1/")
