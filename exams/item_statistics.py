@@ -6,7 +6,11 @@
 - Cronbach's alpha of the paper, its items being the paper's slots (each zone's draws), which
   every student has whatever questions were drawn: k/(k-1) (1 - sum of slot variances /
   variance of the totals);
-- flags: a negative discrimination, a facility outside 0.2..0.9.
+- flags: a negative discrimination, a facility outside 0.2..0.9;
+- choice counts: for each single-choice part, how many chose each option (the key marked),
+  and how many left it blank;
+- median time: the median over students of the seconds from the attempt's start to the
+  last save of any of the question's answers (students who never saved one are left out).
 """
 
 import math
@@ -55,6 +59,48 @@ class Taken:
     rest: float
 
 
+@dataclass(frozen=True)
+class Chosen:
+    """The option one student chose in one single-choice part ("" for none)."""
+
+    item: str
+    variant: str
+    part: str
+    option: str
+
+
+@dataclass(frozen=True)
+class Timed:
+    """Seconds from one student's attempt start to their last save on one item."""
+
+    item: str
+    variant: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ChoicePart:
+    """The options of a single-choice part: their keys in order and the correct ones."""
+
+    item: str
+    part: str
+    options: tuple[str, ...]
+    correct: frozenset[str]
+
+
+@dataclass
+class OptionCount:
+    option: str  # "" for no answer
+    count: int
+    key: bool
+
+
+@dataclass
+class PartChoices:
+    part: str
+    options: list[OptionCount]
+
+
 @dataclass
 class ItemStatistic:
     item: str
@@ -63,15 +109,59 @@ class ItemStatistic:
     facility: float
     discrimination: float | None
     flags: list[str] = field(default_factory=list)
+    choices: list[PartChoices] = field(default_factory=list)
+    median_seconds: float | None = None
 
 
-def item_statistics(taken: Sequence[Taken]) -> list[ItemStatistic]:
+def _both(item: str, variant: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    return (item, ""), (item, variant)
+
+
+def choice_counts(chosen: Sequence[Chosen], parts: Sequence[ChoicePart]
+                  ) -> dict[tuple[str, str], list[PartChoices]]:
+    """Per (item, "") and per (item, variant): each single-choice part's options in the
+    spec's order with how many chose them and whether they are the key, then "" (no answer)
+    if anyone left it blank; a chosen option the spec no longer has is counted after."""
+    counts: dict[tuple[str, str], dict[str, dict[str, int]]] = {}
+    for row in chosen:
+        for group in _both(row.item, row.variant):
+            tally = counts.setdefault(group, {}).setdefault(row.part, {})
+            tally[row.option] = tally.get(row.option, 0) + 1
+    specs = {(p.item, p.part): p for p in parts}
+    out: dict[tuple[str, str], list[PartChoices]] = {}
+    for group, by_part in counts.items():
+        for part_key, tally in sorted(by_part.items()):
+            spec = specs.get((group[0], part_key))
+            options = list(spec.options) if spec else []
+            correct = spec.correct if spec else frozenset()
+            extra = sorted(o for o in tally if o not in options and o)
+            order = options + extra + ([""] if "" in tally else [])
+            out.setdefault(group, []).append(PartChoices(part_key, [
+                OptionCount(o, tally.get(o, 0), o in correct) for o in order]))
+    return out
+
+
+def median_times(timed: Sequence[Timed]) -> dict[tuple[str, str], float]:
+    """The median seconds per (item, "") and per (item, variant)."""
+    groups: dict[tuple[str, str], list[float]] = {}
+    for row in timed:
+        for group in _both(row.item, row.variant):
+            groups.setdefault(group, []).append(row.seconds)
+    return {group: statistics.median(values) for group, values in groups.items()}
+
+
+def item_statistics(taken: Sequence[Taken], chosen: Sequence[Chosen] = (),
+                    parts: Sequence[ChoicePart] = (), timed: Sequence[Timed] = ()
+                    ) -> list[ItemStatistic]:
     """Per item (all variants together) and per item and variant, sorted by item then
-    variant ("" first), with its flags."""
+    variant ("" first), with its flags, its single-choice parts' option counts and its
+    median time."""
     groups: dict[tuple[str, str], list[Taken]] = {}
     for row in taken:
-        groups.setdefault((row.item, ""), []).append(row)
-        groups.setdefault((row.item, row.variant), []).append(row)
+        for group in _both(row.item, row.variant):
+            groups.setdefault(group, []).append(row)
+    choices = choice_counts(chosen, parts)
+    medians = median_times(timed)
     out = []
     for (item, variant), rows in sorted(groups.items()):
         facility = statistics.fmean(r.score for r in rows)
@@ -81,7 +171,9 @@ def item_statistics(taken: Sequence[Taken]) -> list[ItemStatistic]:
             flags.append("negative discrimination")
         if not FACILITY_RANGE[0] <= facility <= FACILITY_RANGE[1]:
             flags.append("too hard" if facility < FACILITY_RANGE[0] else "too easy")
-        out.append(ItemStatistic(item, variant, len(rows), facility, discrimination, flags))
+        out.append(ItemStatistic(item, variant, len(rows), facility, discrimination, flags,
+                                 choices.get((item, variant), []),
+                                 medians.get((item, variant))))
     return out
 
 

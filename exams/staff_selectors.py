@@ -10,8 +10,11 @@ from django.db.models import QuerySet
 from courses.access import is_staff_role
 from courses.models import Course
 from exams.item_statistics import (
+    ChoicePart,
+    Chosen,
     ItemStatistic,
     Taken,
+    Timed,
     cronbach_alpha,
     item_statistics,
     score_distribution,
@@ -90,24 +93,35 @@ def counted_attempts(attempts: list[Attempt], counts: str) -> list[Attempt]:
 
 
 def item_analysis(place: AssessmentPlace) -> ItemAnalysis:
-    """Facility and discrimination per question and per variant, alpha over the paper's
-    slots and the score distribution, over each student's counted attempt."""
+    """Facility, discrimination, single-choice option counts and median time per question
+    and per variant, alpha over the paper's slots and the score distribution, over each
+    student's counted attempt (three queries)."""
     attempts = counted_attempts(attempts_for_staff(place), place.assessment.counts)
-    answers: dict[int, dict[tuple[int, str], float]] = {}
+    answers: dict[int, dict[tuple[int, str], Answer]] = {}
     for answer in Answer.objects.filter(attempt__in=attempts):
-        answers.setdefault(answer.attempt_id, {})[(answer.question_id, answer.part_key)] = \
-            answer.score or 0.0
+        answers.setdefault(answer.attempt_id, {})[(answer.question_id, answer.part_key)] = answer
     questions = questions_of([e for a in attempts for e in a.paper])
     taken: list[Taken] = []
+    chosen: list[Chosen] = []
+    timed: list[Timed] = []
     slots: list[list[float]] = []
     for attempt in attempts:
+        own = answers.get(attempt.pk, {})
         scores: list[tuple[str, str, float, float]] = []  # item, variant, score, points
         for entry in attempt.paper:
             question = questions[entry["question"]]
-            points = question.points or 1.0
-            got = sum(float(p.get("points", 1)) * answers.get(attempt.pk, {}).get(
-                (question.pk, p["key"]), 0.0) for p in question.parts)
-            scores.append((question.slug, _variant(question, entry), got / points, points))
+            variant = _variant(question, entry)
+            mine = [own.get((question.pk, p["key"])) for p in question.parts]
+            got = sum(float(p.get("points", 1)) * ((a.score or 0.0) if a else 0.0)
+                      for p, a in zip(question.parts, mine, strict=True))
+            scores.append((question.slug, variant, got / (question.points or 1.0),
+                           question.points or 1.0))
+            chosen += [Chosen(question.slug, variant, p["key"], a.raw.strip() if a else "")
+                       for p, a in zip(question.parts, mine, strict=True) if _single_choice(p)]
+            saved = [a.saved_at for a in mine if a is not None and a.saves > 0]
+            if saved:
+                timed.append(Timed(question.slug, variant,
+                                   (max(saved) - attempt.started_at).total_seconds()))
         total = sum(points for *_, points in scores) or 1.0
         for item, variant, score, points in scores:
             rest = (sum(s * p for _, _, s, p in scores) - score * points) / total
@@ -116,7 +130,26 @@ def item_analysis(place: AssessmentPlace) -> ItemAnalysis:
     same_length = [row for row in slots if len(row) == len(slots[0])] if slots else []
     return ItemAnalysis(papers=len(attempts), alpha=cronbach_alpha(same_length),
                         distribution=score_distribution([a.score or 0.0 for a in attempts]),
-                        items=item_statistics(taken))
+                        items=item_statistics(taken, chosen, _choice_parts(questions), timed))
+
+
+def _single_choice(spec: dict[str, Any]) -> bool:
+    return spec.get("type") == "choice" and not spec.get("multiple")
+
+
+def _choice_parts(questions: dict[str, Any]) -> list[ChoicePart]:
+    """The single-choice parts of the questions: option keys in order, the correct ones."""
+    out = []
+    for question in questions.values():
+        for spec in question.parts:
+            if not _single_choice(spec):
+                continue
+            correct = spec.get("correct") or []
+            correct = [correct] if isinstance(correct, str) else correct
+            out.append(ChoicePart(question.slug, spec["key"], tuple(
+                str(o["key"]) for o in spec.get("options", [])
+                if isinstance(o, dict) and "key" in o), frozenset(str(c) for c in correct)))
+    return out
 
 
 def _variant(question: Any, entry: dict[str, Any]) -> str:
