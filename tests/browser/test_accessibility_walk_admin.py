@@ -8,8 +8,8 @@ The admin's pages are walked by page type (login, index, an app index, a changel
 a change form, an add form, a delete confirmation, a user's password form, password change and
 its done page, history, the signed-out page): every model's admin page of one type is the same
 Django template with the project's overrides (templates/admin/, config/static/admin-a11y.css).
-`admin_route_walked` says which named admin route a walked page type stands for; the route
-coverage test in test_accessibility_walk.py uses it.
+`walked_here` says which named routes the walks here stand for; the route coverage test in
+test_accessibility_walk.py uses it.
 """
 
 import os
@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from courses.models import Course, Enrollment
 from tests.browser.axe import axe_in_every_page, unseen_focus, wcag_violations
+from tests.browser.conftest import sign_in
 from tests.factories import TEST_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.services
@@ -41,10 +42,11 @@ ADMIN_SITE_PAGES = ("admin:login", "admin:index", "admin:app_list", "admin:passw
 _MODEL_ROUTE = re.compile(r"^admin:\w+_(changelist|add|change|delete|history)$")
 
 
-def admin_route_walked(route: str) -> bool:
-    """Is `route` an admin page this walk checks: one of the admin site's own pages, or a
-    model's page of a type walked here (every model's page of one type is one template)?"""
-    if route in ADMIN_SITE_PAGES:
+def walked_here(route: str) -> bool:
+    """Is `route` a page this module's walks check: the API docs page, one of the admin site's
+    own pages, or a model's admin page of a type walked here (every model's page of one type
+    is one template)?"""
+    if route == "api-docs" or route in ADMIN_SITE_PAGES:
         return True
     match = _MODEL_ROUTE.match(route)
     return match is not None and match.group(1) in ADMIN_MODEL_PAGE_TYPES
@@ -96,6 +98,30 @@ def test_every_admin_page_type_has_no_wcag_22_aa_violation(browser: Browser, liv
             _goto(page, url, problems)
             _check(page, label, problems)
         assert root.pk  # signed in as the superuser throughout
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_the_api_docs_page_has_no_wcag_22_aa_violation(browser: Browser, live_server,
+                                                       course: Course, irene: User):
+    """Swagger UI (api-docs), and with an operation opened, tried out and executed (its
+    request and the server's response shown): the project's stylesheet
+    (config/static/swagger-a11y.css) and SWAGGER_UI_SETTINGS make it conform."""
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900})
+    axe_in_every_page(context)
+    page = context.new_page()
+    problems: list[str] = []
+    try:
+        sign_in(page, live_server, "irene")
+        _goto(page, f"{live_server.url}/api/v1/docs/", problems)
+        expect(page.locator(".opblock").first).to_be_visible(timeout=15_000)
+        _check(page, "API docs", problems)
+        page.locator(".opblock-summary-control").first.click()
+        page.get_by_role("button", name="Try it out").first.click()
+        page.get_by_role("button", name="Execute").first.click()
+        expect(page.locator(".live-responses-table").first).to_be_visible()
+        _check(page, "API docs, an operation tried out", problems)
     finally:
         context.close()
     assert problems == []

@@ -81,6 +81,8 @@ def _project_templates() -> set[str]:
 RENDERED_ELSEWHERE = {
     # Templates with no stored text: nothing a person typed reaches them.
     "drf_spectacular/swagger_ui.html": "tests/config/test_csp.py (no stored text: the API docs shell)",
+    "admin/base_site.html": "tests/browser/test_accessibility_walk_admin.py (the admin's own "
+                            "frame: Django escapes what its pages show)",
     "guides.html": "tests/docs/test_site.py (no stored text: the repository's own docs)",
     "lti/cookie_check.html": "tests/lti/test_cookies.py (no stored text: a fixed page)",
 }
