@@ -18,11 +18,7 @@ RUN mkdir -p var
 # collectstatic needs the settings to load; this key exists in this build step only.
 RUN DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY=image-build-only-not-a-secret \
       /opt/venv/bin/python manage.py collectstatic --noinput -v 0 \
- && if [ -n "$(find . -name '*.po' -not -path './var/*' | head -n 1)" ]; then \
-      apt-get update && apt-get install -y --no-install-recommends gettext \
-      && DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY=image-build-only-not-a-secret \
-         /opt/venv/bin/python manage.py compilemessages; \
-    fi \
+ && /opt/venv/bin/python -m core.message_catalogs /app \
  && /opt/venv/bin/python -m compileall -q -x '/(var|tests)/' /app
 
 # --- runtime: the venv and the application, a non-root user ---

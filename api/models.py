@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from courses.models import Course
 
@@ -10,9 +11,8 @@ class ApiKey(models.Model):
     """A course-scoped credential for an LMS or a script; only the sha256 of the token is kept."""
 
     class Role(models.TextChoices):
-        LMS = "lms", "LMS (read and write)"
-        READ_ONLY = "read_only", "Read only"
-
+        LMS = "lms", _("LMS (read and write)")
+        READ_ONLY = "read_only", _("Read only")
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="api_keys")
     name = models.CharField(max_length=100)
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.READ_ONLY)

@@ -35,3 +35,7 @@ export PATH="$ROOT/$VENV/bin:$PATH"
 # numpy in workers: single-threaded BLAS was 2-5x faster under load on these 2-core machines.
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}" OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 mkdir -p var
+# The interface's translations: each locale/*/LC_MESSAGES/django.po compiled to its .mo when the
+# .mo is missing or older (core/message_catalogs.py, pure Python: no GNU gettext needed). The .mo
+# files are built, not committed (.gitignore).
+"$VENV_PY" -m core.message_catalogs "$ROOT"

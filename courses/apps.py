@@ -9,7 +9,10 @@ class CoursesConfig(AppConfig):
 
     def ready(self) -> None:
         from core.content_cache import content_watch
-        from courses import personal_data  # imports models: only once the registry is ready
+        from courses import (
+            languages,  # noqa: F401 (its sign-in receiver)
+            personal_data,  # imports models: only once the registry is ready
+        )
         from courses.models import Course, CourseModule, Exercise, Lab, Module, Part, Section
 
         personal_data.register()

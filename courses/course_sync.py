@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from courses.content_files import ContentError, ContentFiles
+from courses.languages import course_file_language, course_language_apply
 from courses.models import (
     ContentRepository,
     ContentSync,
@@ -189,14 +190,21 @@ def _run(*, course: Course, user: User, dry_run: bool, source: str, root: Path,
         record.problems = [str(e) for e in errors]
         record.save()
         return record
-    line = modules_line((root / COURSE_FILE).read_text(encoding="utf-8", errors="replace"))
+    text = (root / COURSE_FILE).read_text(encoding="utf-8", errors="replace")
+    line = modules_line(text)
+    language, problem = course_file_language(tomllib.loads(text))
+    if problem is not None:
+        record.problems = [str(ContentError(COURSE_FILE, 1, problem))]
+        record.save()
+        return record
     course_changes: list[str] = []
     try:
         report = content_sync(
             root=root, dry_run=dry_run, folders=folders,
             checks=lambda bundles: _ownership_conflicts(course, user, bundles),
             on_applied=lambda modules: course_changes.extend(
-                course_modules_apply(course, modules, line=line)),
+                course_modules_apply(course, modules, line=line)
+                + course_language_apply(course, language)),
         )
     except ContentInvalid as exc:
         record.problems = [_relative(str(e), root) for e in exc.errors]

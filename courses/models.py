@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.content_cache import VersionedQuerySet
 from courses.part_labels import part_label
@@ -77,10 +78,9 @@ class Figure(ContentItem):
         from (`?a=&b=`, `?row=`); every kind, these and the content-driven ones, is an entry
         of courses.figure_kinds (not the field's choices: a new kind needs no migration)."""
 
-        WORD_VECTORS = "word-vectors", "Word vectors"
-        ALIGNMENT_GRID = "alignment-grid", "Alignment grid"
-        STATE_CHAIN = "state-chain", "Hidden-state chain"
-
+        WORD_VECTORS = "word-vectors", _("Word vectors")
+        ALIGNMENT_GRID = "alignment-grid", _("Alignment grid")
+        STATE_CHAIN = "state-chain", _("Hidden-state chain")
     section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="figures")
     slug = models.SlugField(max_length=100, unique=True)
     number = models.CharField(max_length=10)
@@ -116,11 +116,10 @@ class Lab(ContentItem):
 
 class Exercise(ContentItem):
     class Kind(models.TextChoices):
-        CHECK = "check", "Check"
-        APPLY = "apply", "Apply"
-        EXTEND = "extend", "Extend"
-        PREDICT = "predict", "Predict, then try"
-
+        CHECK = "check", _("Check")
+        APPLY = "apply", _("Apply")
+        EXTEND = "extend", _("Extend")
+        PREDICT = "predict", _("Predict, then try")
     module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="exercises")
     section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="exercises")
     slug = models.SlugField(max_length=100, unique=True)
@@ -186,6 +185,10 @@ class Course(models.Model):
     ends_at = models.DateTimeField(
         null=True, blank=True,
         help_text="when the course ends; retention periods (RETENTION_* settings) count from it")
+    language = models.CharField(
+        max_length=10, blank=True, default="",
+        help_text="the interface's language for the course's pages when neither the person nor "
+                  "the LMS launch chose one (a code of settings.LANGUAGES; '' for none)")
     created_at = models.DateTimeField(auto_now_add=True)
     modules: "models.ManyToManyField[Module, CourseModule]" = models.ManyToManyField(
         Module, through="CourseModule", related_name="run_in")
@@ -247,9 +250,9 @@ class CourseModule(models.Model):
 
 class Enrollment(models.Model):
     class Role(models.TextChoices):
-        STUDENT = "student", "Student"
-        TA = "ta", "Teaching assistant"
-        INSTRUCTOR = "instructor", "Instructor"
+        STUDENT = "student", _("Student")
+        TA = "ta", _("Teaching assistant")
+        INSTRUCTOR = "instructor", _("Instructor")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="enrollments"
@@ -318,8 +321,8 @@ class CourseInvite(models.Model):
     `expires_at` or after `max_uses` enrolments."""
 
     class Role(models.TextChoices):
-        STUDENT = "student", "Student"
-        TA = "ta", "Teaching assistant"
+        STUDENT = "student", _("Student")
+        TA = "ta", _("Teaching assistant")
 
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invites")
     token = models.CharField(max_length=64, unique=True)
@@ -344,3 +347,14 @@ class CourseInvite(models.Model):
         return (self.revoked_at is None
                 and (self.expires_at is None or at < self.expires_at)
                 and (self.max_uses is None or self.uses < self.max_uses))
+
+
+class LanguagePreference(models.Model):
+    """The interface language a person chose on their Language page (courses/languages.py)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="language_preference")
+    language = models.CharField(max_length=10)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"

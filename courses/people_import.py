@@ -54,11 +54,11 @@ class MemberChange:
 
     @property
     def role_label(self) -> str:
-        return Enrollment.Role(self.role).label
+        return str(Enrollment.Role(self.role).label)
 
     @property
     def before_role_label(self) -> str:
-        return Enrollment.Role(self.before_role).label if self.before_role else ""
+        return str(Enrollment.Role(self.before_role).label) if self.before_role else ""
 
 
 @dataclass

@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from core.personal_data import PersonalDataSource, personal_data_register
-from courses.models import Enrollment
+from courses.models import Enrollment, LanguagePreference
 
 
 def account_export(user: User) -> dict[str, Any]:
@@ -47,7 +47,19 @@ def enrolments_erase(user: User, pseudonym: str) -> int:
     return Enrollment.objects.filter(user=user).exclude(external_id="").update(external_id="")
 
 
+def language_export(user: User) -> str:
+    """The interface language the person chose ('' for none)."""
+    return LanguagePreference.objects.filter(user=user).values_list(
+        "language", flat=True).first() or ""
+
+
+def language_erase(user: User, pseudonym: str) -> int:
+    """The choice is removed (it is a preference, not a record)."""
+    return LanguagePreference.objects.filter(user=user).delete()[0]
+
+
 def register() -> None:
     """Register courses' personal data (called by CoursesConfig.ready())."""
     personal_data_register(PersonalDataSource("account", account_export, account_erase, order=1000))
     personal_data_register(PersonalDataSource("enrolments", enrolments_export, enrolments_erase))
+    personal_data_register(PersonalDataSource("language", language_export, language_erase))

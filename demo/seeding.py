@@ -67,7 +67,7 @@ def demo_seed(*, course_slug: str, students: int, only_if_empty: bool = False) -
                 user.is_staff = user.is_superuser = role == Enrollment.Role.INSTRUCTOR
                 user.save()
             enrollment_set(course=course, user=user, role=role, group=group)
-            result.accounts.append((username, role.label))
+            result.accounts.append((username, str(role.label)))
             if username == MODULE_NUMBERS_STUDENT:
                 DefaultVariant.objects.get_or_create(course=course, student=user)
                 result.module_numbers.append(username)

@@ -3,6 +3,7 @@
 import uuid
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.content_cache import VersionedQuerySet
 from courses.models import Course
@@ -31,10 +32,9 @@ class WebhookDelivery(models.Model):
     """The outbox: one event for one subscription, written with the event, delivered by Celery."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed (gave up retrying)"
-
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed (gave up retrying)")
     subscription = models.ForeignKey(
         WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries"
     )

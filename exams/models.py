@@ -5,6 +5,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.content_cache import VersionedQuerySet
 from courses.models import Course, Module
@@ -39,23 +40,19 @@ class Question(models.Model):
 
 class Assessment(models.Model):
     class Kind(models.TextChoices):
-        QUIZ = "quiz", "Quiz"
-        EXAM = "exam", "Exam"
-
+        QUIZ = "quiz", _("Quiz")
+        EXAM = "exam", _("Exam")
     class Counts(models.TextChoices):
-        BEST = "best", "Best attempt"
-        LAST = "last", "Last attempt"
-
+        BEST = "best", _("Best attempt")
+        LAST = "last", _("Last attempt")
     class Feedback(models.TextChoices):
-        AFTER_SUBMIT = "after_submit", "After the attempt is submitted"
-        AFTER_CLOSE = "after_close", "After the window closes"
-        ON_RELEASE = "on_release", "When the instructor releases it"
-
+        AFTER_SUBMIT = "after_submit", _("After the attempt is submitted")
+        AFTER_CLOSE = "after_close", _("After the window closes")
+        ON_RELEASE = "on_release", _("When the instructor releases it")
     class Key(models.TextChoices):
-        AFTER_CLOSE = "after_close", "After the window closes"
-        ON_RELEASE = "on_release", "When the instructor releases it"
-        NEVER = "never", "Never"
-
+        AFTER_CLOSE = "after_close", _("After the window closes")
+        ON_RELEASE = "on_release", _("When the instructor releases it")
+        NEVER = "never", _("Never")
     uuid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
     module = models.ForeignKey(Module, on_delete=models.PROTECT, related_name="assessments")
     slug = models.SlugField(max_length=100, unique=True)
@@ -126,9 +123,8 @@ class Release(models.Model):
 
 class Attempt(models.Model):
     class ClosedBy(models.TextChoices):
-        STUDENT = "student", "Submitted by the student"
-        DEADLINE = "deadline", "Closed by the server at the deadline"
-
+        STUDENT = "student", _("Submitted by the student")
+        DEADLINE = "deadline", _("Closed by the server at the deadline")
     assessment = models.ForeignKey(Assessment, on_delete=models.PROTECT, related_name="student_attempts")
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="+")
     student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,

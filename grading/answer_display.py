@@ -9,15 +9,18 @@ answer repeating an earlier one uses no attempt and is scored as the latest atte
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from grading.checkers.carried import CARRIED_TAG
 from grading.misconception_labels import misconception_label
 from grading.models import Submission
 
 #: Outcomes whose score is a grade (others have none, or none yet).
 SCORED = Submission.GRADED_OUTCOMES
-_NO_ATTEMPT = "no attempt used"
+_NO_ATTEMPT = gettext_lazy("no attempt used")
 #: An answer left for review that a later correct answer superseded (no review needed).
-SUPERSEDED = "Superseded by a later correct answer (no review needed)"
+SUPERSEDED = gettext_lazy("Superseded by a later correct answer (no review needed)")
 
 
 def score_text(score: float) -> str:
@@ -28,7 +31,7 @@ def score_text(score: float) -> str:
 def outcome_text(submission: Submission) -> str:
     """The outcome's label, saying once (never twice) when the answer used no attempt."""
     label = str(submission.get_outcome_display())
-    if not submission.counts_as_attempt and _NO_ATTEMPT not in label \
+    if not submission.counts_as_attempt and str(_NO_ATTEMPT) not in label \
             and submission.outcome not in (Submission.Outcome.PENDING, Submission.Outcome.REVIEW):
         label += f" ({_NO_ATTEMPT})"
     return label
@@ -43,8 +46,13 @@ def penalty_note(*, outcome: str, attempt: int | None, penalty: float,
         return ""
     if score is not None and score <= 0:
         return ""
-    what = {"correct": "correct", "partial": "partly correct", "incorrect": "answered"}[outcome]
-    return f"{what} on attempt {attempt}, {penalty:.0%} off per earlier attempt"
+    numbers = {"attempt": attempt, "penalty": f"{penalty:.0%}"}
+    if outcome == "correct":
+        return _("correct on attempt %(attempt)s, %(penalty)s off per earlier attempt") % numbers
+    if outcome == "partial":
+        return _("partly correct on attempt %(attempt)s, %(penalty)s off per earlier "
+                 "attempt") % numbers
+    return _("answered on attempt %(attempt)s, %(penalty)s off per earlier attempt") % numbers
 
 
 #: The phrases grading.checkers.carried writes at the start of a carried verdict's feedback.
@@ -59,7 +67,7 @@ def carried_note(submission: Submission) -> str:
     if submission.misconception == CARRIED_TAG and feedback.startswith(_CARRIED_STARTS):
         return feedback.split(":", 1)[0]
     if _CARRIED_REFUSED in feedback:
-        return "no carried credit: the earlier answer is zero or a value the question gives"
+        return _("no carried credit: the earlier answer is zero or a value the question gives")
     return ""
 
 
@@ -75,7 +83,7 @@ class AnswerView:
     @property
     def outcome_text(self) -> str:
         if self.superseded:
-            return SUPERSEDED
+            return str(SUPERSEDED)
         return outcome_text(self.submission)
 
     @property

@@ -236,7 +236,7 @@ class DeadlineList:
 
     @property
     def late_choices(self) -> list[tuple[str, str]]:
-        return list(DeadlinePolicy.Late.choices)
+        return [(value, str(label)) for value, label in DeadlinePolicy.Late.choices]
 
 
 def deadline_list(*, course: Course) -> DeadlineList:

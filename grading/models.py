@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.content_cache import VersionedQuerySet
 from courses.models import Course, Exercise, Part
@@ -12,13 +13,13 @@ class Submission(models.Model):
         """One vocabulary for the checkers' verdicts and the stored states: "pending" means
         not graded yet (or waiting for its lab run), "review" that a person decides."""
 
-        PENDING = "pending", "Awaiting grading"
-        CORRECT = "correct", "Correct"
-        PARTIAL = "partial", "Partly correct"
-        INCORRECT = "incorrect", "Incorrect"
-        INVALID = "invalid", "Not understood (no attempt used)"
-        REVIEW = "review", "Awaiting review"
-        ERROR = "error", "Grader error (answer kept)"
+        PENDING = "pending", _("Awaiting grading")
+        CORRECT = "correct", _("Correct")
+        PARTIAL = "partial", _("Partly correct")
+        INCORRECT = "incorrect", _("Incorrect")
+        INVALID = "invalid", _("Not understood (no attempt used)")
+        REVIEW = "review", _("Awaiting review")
+        ERROR = "error", _("Grader error (answer kept)")
 
     #: The outcomes that carry a score from grading (what the gradebook and LMS see).
     GRADED_OUTCOMES: tuple[str, ...] = (Outcome.CORRECT, Outcome.PARTIAL, Outcome.INCORRECT)
@@ -176,10 +177,9 @@ class DeadlinePolicy(models.Model):
     answers refused, instructors only)."""
 
     class Late(models.TextChoices):
-        REFUSED = "refused", "Refused after the deadline"
-        PER_DAY = "per_day", "Accepted, losing a share of the score per day late"
-        FLAT = "flat", "Accepted, losing one flat share of the score"
-
+        REFUSED = "refused", _("Refused after the deadline")
+        PER_DAY = "per_day", _("Accepted, losing a share of the score per day late")
+        FLAT = "flat", _("Accepted, losing one flat share of the score")
     course = models.OneToOneField(Course, on_delete=models.PROTECT, related_name="deadline_policy")
     time_zone = models.CharField(max_length=64, default="UTC",
                                  help_text="IANA name, e.g. Europe/London")

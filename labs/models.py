@@ -5,17 +5,17 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from courses.models import Course, Lab
 
 
 class LabRun(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
     uuid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
     lab = models.ForeignKey(Lab, on_delete=models.PROTECT, related_name="runs")
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="lab_runs")

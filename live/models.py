@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from courses.models import Course, Part
 from grading.models import Submission
@@ -12,15 +13,13 @@ class LiveSession(models.Model):
     """One question (a part of the course) asked of the room, from opening to reveal."""
 
     class State(models.TextChoices):
-        OPEN = "open", "Answering open"
-        CLOSED = "closed", "Answering closed"
-        RUNNING = "running", "Running the lab"
-        REVEALED = "revealed", "Revealed"
-
+        OPEN = "open", _("Answering open")
+        CLOSED = "closed", _("Answering closed")
+        RUNNING = "running", _("Running the lab")
+        REVEALED = "revealed", _("Revealed")
     class Variant(models.TextChoices):
-        CLASS = "class", "The class's default variant (one run for the room)"
-        OWN = "own", "Each student's own variant (one run per student)"
-
+        CLASS = "class", _("The class's default variant (one run for the room)")
+        OWN = "own", _("Each student's own variant (one run per student)")
     course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="live_sessions")
     part = models.ForeignKey(Part, on_delete=models.PROTECT, related_name="live_sessions")
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
@@ -88,9 +87,8 @@ class LiveSettings(models.Model):
     """How a course counts live answers in the gradebook."""
 
     class Scoring(models.TextChoices):
-        GRADED = "graded", "Graded like any answer"
-        PARTICIPATION = "participation", "Participation only (full credit for answering)"
-
+        GRADED = "graded", _("Graded like any answer")
+        PARTICIPATION = "participation", _("Participation only (full credit for answering)")
     course = models.OneToOneField(Course, on_delete=models.PROTECT, related_name="live_settings")
     scoring = models.CharField(max_length=14, choices=Scoring.choices, default=Scoring.GRADED)
 

@@ -6,6 +6,7 @@ auth user), contexts (with AGS and NRPS endpoints), resource links and line item
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.content_cache import VersionedQuerySet
 
@@ -30,12 +31,11 @@ class ResourceTarget(models.Model):
     assessment (a quiz or exam), by the content item's stable uuid."""
 
     class Kind(models.TextChoices):
-        MODULE = "module", "Module"
-        SECTION = "section", "Section"
-        EXERCISE = "exercise", "Exercise"
-        LAB = "lab", "Lab"
-        ASSESSMENT = "assessment", "Quiz or exam"
-
+        MODULE = "module", _("Module")
+        SECTION = "section", _("Section")
+        EXERCISE = "exercise", _("Exercise")
+        LAB = "lab", _("Lab")
+        ASSESSMENT = "assessment", _("Quiz or exam")
     resource_link = models.OneToOneField(
         "lti_tool.LtiResourceLink", on_delete=models.CASCADE, related_name="target")
     kind = models.CharField(max_length=10, choices=Kind.choices)

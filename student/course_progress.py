@@ -72,7 +72,7 @@ class CourseProgress:
 
     @property
     def role_label(self) -> str:
-        return Enrollment.Role(self.role).label
+        return str(Enrollment.Role(self.role).label)
 
     @property
     def is_staff(self) -> bool:

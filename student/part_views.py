@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from courses.models import Part
 from grading.answer_display import AnswerView, answer_views
 from grading.models import Submission
@@ -93,8 +95,11 @@ class PartView:
         that differs (it must agree with "Attempts used")."""
         stored, used = len(self.history), self.state.used
         if used == stored:
-            return f"Your answers ({stored})"
-        return f"Your answers ({stored}, {used or 'none'} used an attempt)"
+            return _("Your answers (%(stored)s)") % {"stored": stored}
+        if not used:
+            return _("Your answers (%(stored)s, none used an attempt)") % {"stored": stored}
+        return _("Your answers (%(stored)s, %(used)s used an attempt)") % {
+            "stored": stored, "used": used}
 
     @property
     def previewable(self) -> bool:
@@ -106,20 +111,22 @@ class PartView:
         used: 1 of 5 (4 left)."), solved, closed by its deadline, waiting to be graded, or out
         of attempts; never two states at once (a closed part does not count what is left)."""
         state = self.state
-        used = (f"attempts used: {state.used} of {state.limit}" if state.limit
-                else f"attempts used: {state.used}")
+        numbers = {"used": state.used, "limit": state.limit, "left": state.left}
+        used = (_("attempts used: %(used)s of %(limit)s") if state.limit
+                else _("attempts used: %(used)s")) % numbers
         if self.can_answer or self.prediction:
             if not state.limit:
-                return f"Attempts used: {state.used} (no limit)."
-            left = f" ({state.left} left)" if self.can_answer else ""
-            return f"A{used[1:]}{left}."
+                return _("Attempts used: %(used)s (no limit).") % numbers
+            if self.can_answer:
+                return _("Attempts used: %(used)s of %(limit)s (%(left)s left).") % numbers
+            return _("Attempts used: %(used)s of %(limit)s.") % numbers
         if state.solved:
-            return f"Solved ({used})."
+            return _("Solved (%(used)s).") % {"used": used}
         if self.waiting:
-            return f"Your answer is saved and waiting to be graded ({used})."
+            return _("Your answer is saved and waiting to be graded (%(used)s).") % {"used": used}
         if self.closed:
-            return f"Closed ({used})."
-        return f"No attempts left ({used})."
+            return _("Closed (%(used)s).") % {"used": used}
+        return _("No attempts left (%(used)s).") % {"used": used}
 
     @property
     def can_answer(self) -> bool:

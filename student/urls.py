@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from student.views import accounts, answers, invites, labs, module
+from student.views import accounts, answers, invites, labs, language, module
 
 COURSE = "courses/<slug:course_slug>/"
 
 urlpatterns = [
     path("", module.home, name="home"),
     path("invite/<str:token>/", invites.invite, name="invite"),
+    path("accounts/language/", language.language, name="language"),
     path("accounts/password/<uidb64>/<token>/", accounts.PasswordSetView.as_view(),
          name="password_reset_confirm"),
     path("accounts/password-reset/", accounts.PasswordResetRequestView.as_view(),

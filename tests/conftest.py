@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 
 from core.content_cache import content_cache_reset
+from core.message_catalogs import catalogs_compile
 from courses.models import Course, Enrollment, Exercise, Figure, Lab, Module, Part, Section
 from courses.services import content_sync
 from tests import flush
@@ -22,6 +23,8 @@ CONTENT_ROOT = Path(settings.CONTENT_ROOT)
 collect_ignore = [] if os.environ.get("RUN_BENCHMARKS") else ["benchmarks"]
 
 flush.install()
+# The translations as bin/_env.sh compiles them, for a pytest started without bin/test.
+catalogs_compile(Path(settings.BASE_DIR))
 
 
 def service_available(url: str) -> bool:

@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The request's language (courses/languages.py decides; after sessions and the user).
+    "courses.language_middleware.LanguageMiddleware",
     # Pages and answers of signed-in people and API clients: private, no-store.
     "core.cache_headers.PrivateResponsesMiddleware",
     # A NUL character in the address or a form body: 400 before any view (core/request_guards.py).
@@ -107,6 +109,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "courses.context_processors.content_language",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "live.context_processors.live_now",
@@ -156,7 +160,13 @@ globals().update(env.email_url_config(EMAIL_URL) if EMAIL_URL else
 PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="grader@localhost")
 
+# Languages of the interface (docs/adding-a-language.md): each request's language is chosen by
+# courses.language_middleware (the person's choice > the LMS launch's locale > the course's
+# default > the browser's Accept-Language > LANGUAGE_CODE). Catalogues: locale/<code>/, compiled
+# by bin/_env.sh (python -m core.message_catalogs).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True

@@ -17,6 +17,7 @@ from typing import Any
 from grading.checkers.base import Answer, Checker, Verdict
 from grading.checkers.choice import ChoiceChecker
 from grading.checkers.complex import ComplexChecker, uses_complex
+from grading.checkers.decimal_comma import DecimalCommaInput
 from grading.checkers.equation import EquationChecker
 from grading.checkers.integer import IntegerAnswer, IntegerChecker
 from grading.checkers.item_list import ItemListChecker
@@ -71,7 +72,15 @@ def checker_for(spec: Mapping[str, Any]) -> Checker[Any]:
         raise ValueError(f"unknown answer type {answer_type!r}")
     checker = next((row.checker for row in DISPATCH if row.applies(answer_type, spec)),
                    CHECKERS[answer_type])
+    if "decimal_comma" in spec and answer_type in DECIMAL_COMMA_TYPES:
+        checker = DecimalCommaInput(checker, separators=answer_type != "matrix")
     return LatexInput(checker) if spec.get("latex") else checker
+
+
+#: The answer types a decimal comma applies to (``decimal_comma = true``): those whose answer
+#: is maths (decimal_comma.py); a matrix keeps ';' between rows.
+DECIMAL_COMMA_TYPES = frozenset({"numeric", "symbolic", "vector", "integer", "matrix",
+                                 "quantity", "set", "list", "equation"})
 
 
 CHECKERS: dict[str, Checker[Any]] = {

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from grading.checkers.mathparse import FormatError, declared_functions, normalize_name
+from grading.checkers.mathparse.errors import gettext_noop
 
 __all__ = [
     "COMMON_KEYS",
@@ -34,6 +35,7 @@ COMMON_KEYS = frozenset({
     "difficulty_guard",  # difficulty_guard.py: bands the key keeps in every variant (sync)
     "allow_empty", "empty_credit", "empty_feedback",  # an empty answer graded (__init__.py)
     "latex",  # latex_input.py: LaTeX answers and keys are read
+    "decimal_comma",  # decimal_comma.py: 0,5 read as 0.5, ';' between items
 })
 
 #: Keys every misconception entry may carry, beside the type's own way to name the answer
@@ -41,8 +43,8 @@ COMMON_KEYS = frozenset({
 #: pipeline for every type (pipeline.py).
 MISCONCEPTION_KEYS = frozenset({"tag", "feedback", "label", "credit"})
 
-DEFAULT_CORRECT = "Correct."
-DEFAULT_INCORRECT = "Not correct yet."
+DEFAULT_CORRECT = gettext_noop("Correct.")
+DEFAULT_INCORRECT = gettext_noop("Not correct yet.")
 
 
 @dataclass(frozen=True)

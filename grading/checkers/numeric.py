@@ -32,6 +32,7 @@ from grading.checkers.mathparse import (
 )
 from grading.checkers.mathparse.characters import normalize
 from grading.checkers.mathparse.complex_eval import ComplexValue, complex_evaluate
+from grading.checkers.mathparse.errors import gettext_noop
 from grading.checkers.notation import (
     NOTATION_KEYS,
     STRING_KEYS,
@@ -396,15 +397,16 @@ def _incorrect_feedback(spec: Mapping[str, Any], value: Number, reference: Numbe
         return base
     answer, expected = value.best(), reference.best()
     if expected != 0 and tolerance.accepts(-value, reference):
-        return f"{base} Check the sign of your answer."
+        return f"{base} " + gettext_noop("Check the sign of your answer.")
     if answer != 0 and expected != 0:
         ratio = log10_abs(expected) - log10_abs(answer)
         k = round(ratio)
         if k != 0 and abs(k) <= 400 and abs(ratio - k) < 0.01:
             scaled = value.scaled(Fraction(10) ** k)
             if tolerance.accepts(scaled, reference):
-                return (f"{base} Check the powers of ten: your answer is off by a factor "
-                        f"of 10^{abs(k)}.")
+                return f"{base} " + gettext_noop(
+                    "Check the powers of ten: your answer is off by a factor of 10^%(k)s."
+                ) % {"k": abs(k)}
     if tolerance.near(value, reference):
         return f"{base} {near_miss_text(tolerance)}"
     return base

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from grading.checkers.alternatives import alternative_problems, check_alternatives
 from grading.checkers.base import Answer, Checker, Verdict, is_number, misconception_list
 from grading.checkers.mathparse import FormatError
+from grading.checkers.mathparse.errors import gettext_noop
 
 __all__ = [
     "GRADER_VERSION",
@@ -135,9 +136,9 @@ def empty_result(spec: Mapping[str, Any]) -> Result:
     0): an author sets 1 where leaving the box empty is the answer ("no such value")."""
     credit = float(spec.get("empty_credit", 0) or 0)
     if credit >= 1:
-        return Result("correct", 1.0, str(spec.get("feedback_correct", "Correct.")))
+        return Result("correct", 1.0, str(spec.get("feedback_correct", gettext_noop("Correct."))))
     outcome: ResultOutcome = "partial" if credit > 0 else "incorrect"
-    return Result(outcome, credit, str(spec.get("empty_feedback", "You left this empty.")),
+    return Result(outcome, credit, str(spec.get("empty_feedback", gettext_noop("You left this empty."))),
                   misconception="empty")
 
 

@@ -18,6 +18,7 @@ from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException
 
 from core.user_cache import USER_BACKEND
+from courses.languages import launch_locale_keep
 from courses.models import Enrollment
 from lti.message_launch import launch_validate
 from lti.rejections import rejection_for
@@ -110,6 +111,7 @@ def launch(request: HttpRequest) -> HttpResponse:
             status=503)
     login(request, outcome.user, backend=USER_BACKEND)
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
+    launch_locale_keep(session=request.session, locale=_launch_locale(lti_launch))
     if outcome.inactive:
         return render(request, "lti/not_allowed.html", {
             "title": "Not enrolled now",
@@ -127,3 +129,16 @@ def launch(request: HttpRequest) -> HttpResponse:
     if outcome.course is None:
         return render(request, "lti/not_set_up.html", {"context": outcome.context})
     return redirect(target_path(course=outcome.course, target=outcome.target))
+
+
+LAUNCH_PRESENTATION = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+
+
+def _launch_locale(lti_launch: Any) -> str | None:
+    """The launch's `launch_presentation.locale` claim (the LMS's language for the person), or
+    None when it has none."""
+    presentation = lti_launch.get_launch_data().get(LAUNCH_PRESENTATION)
+    if not isinstance(presentation, dict):
+        return None
+    locale = presentation.get("locale")
+    return locale if isinstance(locale, str) else None

@@ -15,8 +15,10 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from courses.figure_kinds import FIGURE_KINDS, FigureKind, figure_kind_register
 from courses.models import Figure
@@ -51,26 +53,30 @@ def _fingerprint(figure: Figure) -> tuple[Hashable, ...]:
 
 
 def _drawn(template_name: str, figure: Figure, choice: Hashable,
-           context: Callable[[Figure, Any], dict[str, Any]]) -> SafeString:
-    key = (template_name, _fingerprint(figure), choice)
+           context: Callable[[Figure, Any], dict[str, Any]], content_language: str) -> SafeString:
+    key = (template_name, _fingerprint(figure), choice, get_language(), content_language)
     html = _DRAWN.get(key)
     if html is None:
         if len(_DRAWN) >= DRAWN_KEPT:
             _DRAWN.clear()
         # The template escapes every value; its output is HTML to insert as it is.
-        html = _DRAWN[key] = mark_safe(render_to_string(template_name, context(figure, choice)))  # noqa: S308
+        html = _DRAWN[key] = mark_safe(render_to_string(  # noqa: S308
+            template_name, {**context(figure, choice), "content_language": content_language}))
     return html
 
 
-@register.simple_tag
-def figure_drawn(figure: Figure, pair: tuple[str, str], row: int | None) -> SafeString:
+@register.simple_tag(takes_context=True)
+def figure_drawn(context: template.Context, figure: Figure, pair: tuple[str, str],
+                 row: int | None) -> SafeString:
     """`figure` drawn by its kind's template (nothing for a kind no longer registered); `pair`
-    and `row` are the module page's choices, passed to the kinds that take them."""
+    and `row` are the module page's choices, passed to the kinds that take them; the
+    figure's own labels carry the page's `content_language`."""
     kind = FIGURE_KINDS.get(figure.kind)
     if kind is None:
         return SafeString("")
     choice = {"pair": tuple(pair), "row": row}.get(kind.choice)
-    return _drawn(kind.template, figure, choice, kind.context)
+    return _drawn(kind.template, figure, choice, kind.context,
+                  str(context.get("content_language") or settings.LANGUAGE_CODE))
 
 
 def install() -> None:

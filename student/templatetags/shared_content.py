@@ -8,6 +8,7 @@ from django import template
 from django.core.cache import cache
 from django.db.models import Model
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from courses.rendering import render_markdown
 
@@ -20,12 +21,14 @@ CACHE_SECONDS = 24 * 3600
 
 def shared_markdown_key(item: Model, field: str) -> str:
     """The cache key of `item`'s `field` rendered: the item, its content version (the time
-    the sync last changed it) and a digest of the text itself."""
+    the sync last changed it), a digest of the text itself and the page's language (the
+    figures' captions and tables are the interface's, translated)."""
     text = str(getattr(item, field) or "")
     version = getattr(item, "updated_at", None)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     stamp = version.timestamp() if version is not None else ""
-    return f"shared-md:{RENDER_VERSION}:{item._meta.label_lower}:{item.pk}:{field}:{stamp}:{digest}"
+    return (f"shared-md:{RENDER_VERSION}:{item._meta.label_lower}:{item.pk}:{field}:{stamp}:"
+            f"{digest}:{get_language()}")
 
 
 @register.simple_tag

@@ -253,6 +253,7 @@ ANONYMOUS = [
 ]
 STUDENT = [
     Visit("home", lambda w: "/"),
+    Visit("language", lambda w: "/accounts/language/"),
     Visit("course-module", lambda w: f"/courses/{_slug(w)}/"),
     Visit("module-page", lambda w: f"/courses/{_slug(w)}/modules/module-05/"),
     Visit("submission", lambda w: f"/courses/{_slug(w)}/answers/{w.values['submission'].pk}/"),

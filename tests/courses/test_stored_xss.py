@@ -209,7 +209,7 @@ def _staff_pages(course: Course, world: dict) -> list[str]:
     # whose title is one, and the new-course page listing the synced modules.
     invite = CourseInvite.objects.create(course=course, token="hostile-invite", role="student")
     pages += [f"{dash}people/", f"{dash}people/?q={quote(PAYLOADS[3][:100])}&role=student",
-              f"/invite/{invite.token}/", "/courses/new/"]
+              f"/invite/{invite.token}/", "/courses/new/", "/accounts/language/"]
     return pages
 
 

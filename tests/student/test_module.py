@@ -175,7 +175,7 @@ def test_section_5_2_draws_the_hidden_state_chain_with_its_text_alternative(clie
     assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
     assert svg.count('<g class="step">') == 3
     assert "Step 1 reads the token" in svg and "writes the state h3" in svg
-    assert "In words.</strong> The hidden state passes along a chain" in section
+    assert 'In words.</strong> <span lang="en">The hidden state passes along a chain' in section
     body = section[:section.index('id="figure-hidden-state-chain"')]
     assert "The hidden state passes along a chain" not in body  # said once, by the figure
 

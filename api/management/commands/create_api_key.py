@@ -31,7 +31,7 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"No course with slug {course!r}.")
         issuer = self._issuer(found, created_by)
-        issued = api_key_create(course=found, name=name or ApiKey.Role(role).label, role=role,
+        issued = api_key_create(course=found, name=name or str(ApiKey.Role(role).label), role=role,
                                 created_by=issuer)
         self.stderr.write(f"Issued {issued.api_key} for {found.slug}, role {role}. Copy the token "
                           "now: it is not stored and will not be shown again.")

@@ -44,7 +44,7 @@ class TokenCursor:
 
     def unexpected(self, tok: Token) -> FormatError:
         if tok.kind == "comma":
-            return FormatError(SPECIAL_MESSAGES[","].format(pos=tok.pos), tok.pos)
+            return FormatError(SPECIAL_MESSAGES[","] % {"pos": tok.pos}, tok.pos)
         return FormatError(f"unexpected '{tok.raw}' at character {tok.pos}", tok.pos)
 
     def missing(self, want: str, open_tok: Token) -> FormatError:

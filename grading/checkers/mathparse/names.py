@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from grading.checkers.mathparse import functions as registry
-from grading.checkers.mathparse.errors import FormatError
+from grading.checkers.mathparse.errors import FormatError, gettext_noop
 from grading.checkers.mathparse.tokenizer import Token, tokenize
 
 __all__ = [
@@ -175,16 +175,15 @@ class Vocabulary:
     def unknown(self, tok: Token, *, powered: bool) -> FormatError:
         """Why ``tok`` cannot be read, with the closest known name when there is one (a name
         ``powered`` by ``^`` is offered variables and constants only)."""
-        message = f"unknown name '{tok.raw}' at character {tok.pos}"
+        values = {"name": tok.raw, "pos": tok.pos, "unit": self.imaginary}
         if self.imaginary is None and tok.text in ("i", "j") and not self.variables:
-            return FormatError(
-                f"'{tok.raw}' at character {tok.pos}: complex numbers are not expected in this "
-                f"answer (it takes a real number)",
-                tok.pos,
-            )
+            return FormatError(gettext_noop(
+                "'%(name)s' at character %(pos)s: complex numbers are not expected in this "
+                "answer (it takes a real number)") % values, tok.pos)
         if self.imaginary is not None and tok.text in ("i", "j") and tok.text != self.imaginary:
-            return FormatError(f"{message}: the imaginary unit here is '{self.imaginary}'",
-                               tok.pos)
+            return FormatError(gettext_noop(
+                "unknown name '%(name)s' at character %(pos)s: the imaginary unit here is "
+                "'%(unit)s'") % values, tok.pos)
         # A name raised to a power ("sigma^40") is a quantity, never a function: only declared
         # variables and constants are offered for it. Declared names always come first.
         declared = sorted(self.variables | self.constants) if powered else sorted(
@@ -197,12 +196,14 @@ class Vocabulary:
             close = difflib.get_close_matches(tok.text, candidates, n=1, cutoff=0.6) or \
                 difflib.get_close_matches(tok.text.lower(), candidates, n=1, cutoff=0.6)
             if close:
-                return FormatError(f"{message}: did you mean '{close[0]}'?", tok.pos)
+                return FormatError(gettext_noop(
+                    "unknown name '%(name)s' at character %(pos)s: did you mean "
+                    "'%(close)s'?") % {**values, "close": close[0]}, tok.pos)
         if self.variables:
             allowed = ", ".join(sorted(self.variables))
-            return FormatError(f"{message} (this answer may use: {allowed})", tok.pos)
-        return FormatError(
-            f"{message} (this answer takes numbers only, with functions such as exp, ln "
-            f"and sqrt)",
-            tok.pos,
-        )
+            return FormatError(gettext_noop(
+                "unknown name '%(name)s' at character %(pos)s (this answer may use: "
+                "%(allowed)s)") % {**values, "allowed": allowed}, tok.pos)
+        return FormatError(gettext_noop(
+            "unknown name '%(name)s' at character %(pos)s (this answer takes numbers only, "
+            "with functions such as exp, ln and sqrt)") % values, tok.pos)

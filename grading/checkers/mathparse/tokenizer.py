@@ -28,20 +28,21 @@ from grading.checkers.mathparse.characters import (
     letter_name,
     normalize,
 )
-from grading.checkers.mathparse.errors import FormatError
+from grading.checkers.mathparse.errors import FormatError, gettext_noop
 from grading.checkers.mathparse.limits import MAX_LITERAL_EXPONENT
 
 __all__ = ["SPECIAL_MESSAGES", "Token", "quote", "tokenize"]
 
 SPECIAL_MESSAGES = {
-    "=": "'=' is not allowed at character {pos}: type only the value or expression, "
-         "without 'name ='",
-    "%": "'%' is not allowed at character {pos}: write a percentage as a fraction "
-         "(0.15 rather than 15%)",
-    ",": "unexpected ',' at character {pos}: use a point for decimals (0.85) and no "
-         "separators inside numbers (1000)",
-    "\\": "'\\' at character {pos}: LaTeX is not read in this answer; did you mean the "
-          "plain form (1/2 for \\frac{{1}}{{2}}, sqrt(x) for \\sqrt{{x}})?",
+    "=": gettext_noop("'=' is not allowed at character %(pos)s: type only the value or "
+                      "expression, without 'name ='"),
+    "%": gettext_noop("'%%' is not allowed at character %(pos)s: write a percentage as a "
+                      "fraction (0.15 rather than 15%%)"),
+    ",": gettext_noop("unexpected ',' at character %(pos)s: use a point for decimals (0.85) "
+                      "and no separators inside numbers (1000)"),
+    "\\": gettext_noop("'\\' at character %(pos)s: LaTeX is not read in this answer; did "
+                       "you mean the plain form (1/2 for \\frac{1}{2}, sqrt(x) for "
+                       "\\sqrt{x})?"),
 }
 
 
@@ -144,11 +145,12 @@ class _Lexer:
                 i = self.superscript(i)
             elif ch in SPECIAL_MESSAGES and ch != ",":
                 pos = self.pos(i)
-                raise FormatError(SPECIAL_MESSAGES[ch].format(pos=pos), pos)
+                raise FormatError(SPECIAL_MESSAGES[ch] % {"pos": pos}, pos)
             else:
                 pos = self.pos(i)
                 shown = self.raw(i, i + 1) or ch
-                raise FormatError(f"unexpected {quote(shown)} at character {pos}", pos)
+                raise FormatError(gettext_noop("unexpected %(what)s at character %(pos)s")
+                                  % {"what": quote(shown), "pos": pos}, pos)
         self.tokens.append(Token("end", "", len(self.source) + 1 + self.offset,
                                  "end of the answer"))
         return self.tokens
