@@ -9,6 +9,7 @@ strings continued over lines, the C escapes, `#,` flags (a fuzzy entry is left o
 """
 
 import ast
+import os
 import struct
 import sys
 from dataclasses import dataclass, field
@@ -140,7 +141,9 @@ def catalogs_compile(root: Path) -> list[Path]:
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
-        mo.write_bytes(mo_bytes(po_read(po)))
+        partial = mo.with_name(f".{mo.name}.{os.getpid()}")
+        partial.write_bytes(mo_bytes(po_read(po)))
+        partial.replace(mo)  # atomic: a process loading the catalogue never reads half a file
         written.append(mo)
     return written
 
