@@ -120,7 +120,7 @@ UNFINISHED = {
     "dashboard:preview", "dashboard:misconceptions", "dashboard:labs", "dashboard:student",
     "dashboard:reviews", "dashboard:deadlines", "dashboard:content", "dashboard:people",
     "lti-sync:health", "live:sessions", "live:projector", "live:report", "exams:list",
-    "exams:assessment", "exams:attempt", "exams:staff",
+    "exams:assessment", "exams:attempt",
 }
 
 
