@@ -10,7 +10,8 @@ attempt (start, the open paper, save, submit):
   `X-SafeExamBrowser-ConfigKeyHash` = SHA-256 (hex) of the request's absolute URL (without
   its fragment) followed by the Config Key, on every request; a request whose hash matches
   none of the keys, or has none, is refused. The usual set-up is an LTI launch: SEB's start
-  URL is the LMS's link to the assessment.
+  URL is the LMS's link to the assessment, and the launch itself is checked with
+  `seb_allowed` (lti/views/launch.py).
 """
 
 import hashlib

@@ -16,6 +16,16 @@ from exams.scores import SCORE_MAXIMUM
 from lti.models import ResourceTarget
 
 
+def target_assessment(*, course: Course, target: ResourceTarget | None) -> Assessment | None:
+    """The assessment a resource link's target opens in `course` (of a module the course runs,
+    not archived), or None when the target is no such assessment."""
+    if target is None or target.content_uuid is None \
+            or target.kind != ResourceTarget.Kind.ASSESSMENT:
+        return None
+    return Assessment.objects.filter(uuid=target.content_uuid, module_id__in=course.module_ids(),
+                                     archived_at__isnull=True).first()
+
+
 def target_path(*, course: Course, target: ResourceTarget | None) -> str:
     """The student page a resource link opens in `course`: the lab's page, or the page of the
     exercise's or section's module at it (courses.page_links), whichever of the course's
@@ -38,11 +48,10 @@ def target_path(*, course: Course, target: ResourceTarget | None) -> str:
             links = course_links(course, student_at=timezone.now())
             return links.exercise(exercise[1], exercise[0])
     elif target.kind == ResourceTarget.Kind.ASSESSMENT:
-        slug = (Assessment.objects.filter(uuid=target.content_uuid, module_id__in=modules,
-                                          archived_at__isnull=True)
-                .values_list("slug", flat=True).first())
-        if slug:
-            return reverse("exams:assessment", kwargs={"course_slug": course.slug, "slug": slug})
+        assessment = target_assessment(course=course, target=target)
+        if assessment is not None:
+            return reverse("exams:assessment",
+                           kwargs={"course_slug": course.slug, "slug": assessment.slug})
     elif target.kind == ResourceTarget.Kind.SECTION:
         section = (Section.objects.active()
                    .filter(uuid=target.content_uuid, module_id__in=modules)

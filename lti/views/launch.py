@@ -18,12 +18,14 @@ from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
 from pylti1p3.exception import LtiException
 
 from core.user_cache import USER_BACKEND
+from courses.access import is_staff_role
 from courses.languages import launch_locale_keep
 from courses.models import Enrollment
+from exams.integrity import client_seen, seb_allowed
 from lti.message_launch import launch_validate
 from lti.rejections import rejection_for
-from lti.selectors import target_path
-from lti.services.launch import ModuleNotInstalled, launch_accept
+from lti.selectors import target_assessment, target_path
+from lti.services.launch import LaunchOutcome, ModuleNotInstalled, launch_accept
 from lti.state_nonces import state_nonce_record
 from lti.views.responses import rejected
 
@@ -81,6 +83,19 @@ class LoginView(OIDCLoginInitView):
         return response
 
 
+def _seb_refused(request: HttpRequest, outcome: LaunchOutcome) -> bool:
+    """Whether a resource link launch of an assessment that asks for Safe Exam Browser
+    (`seb_config_keys`) lacks SEB's Config Key hash of this launch URL for one of its keys.
+    Deep-linking launches (no target) and the course's staff (who run the exam, not take it) are not
+    checked; the exam pages check every request of an attempt again (exams/integrity.py)."""
+    if outcome.course is None or outcome.inactive or is_staff_role(outcome.role):
+        return False
+    assessment = target_assessment(course=outcome.course, target=outcome.target)
+    if assessment is None or not assessment.seb_config_keys:
+        return False
+    return not seb_allowed(client_seen(request), assessment.seb_config_keys)
+
+
 def _claimed_issuer(id_token: str) -> str:
     """The issuer a token claims (unverified: for the log line of a refused launch)."""
     try:
@@ -109,6 +124,14 @@ def launch(request: HttpRequest) -> HttpResponse:
             "reason": f"This service has no module '{missing}' to make the course from yet. "
                       "Ask its administrator to load the course content, then launch again."},
             status=503)
+    if _seb_refused(request, outcome):
+        return render(request, "lti/not_allowed.html", {
+            "title": "Open this in Safe Exam Browser",
+            "reason": "This assessment must be taken in Safe Exam Browser with the exam's "
+                      "settings, and this launch did not come from it (or came with other "
+                      "settings). Open the activity from your course's LMS in Safe Exam "
+                      "Browser, with the settings file your course gave you, or ask your "
+                      "proctor."}, status=403)
     login(request, outcome.user, backend=USER_BACKEND)
     request.session[SESSION_KEY] = lti_launch.get_launch_id()
     launch_locale_keep(session=request.session, locale=_launch_locale(lti_launch))

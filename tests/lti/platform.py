@@ -277,10 +277,12 @@ class Platform:
     def launch_over_http(self, spec: LaunchSpec, *, tamper: Tamper | None = None,
                          session: requests.Session | None = None,
                          before_post: Callable[[dict[str, str]], dict[str, str]] | None = None,
+                         post_headers: Callable[[str], dict[str, str]] | None = None,
                          ) -> tuple[requests.Session, requests.Response]:
         """Run the launch like a browser that passed the cookie check: LMS link -> tool login
         -> platform authorisation -> POST of the signed launch to the tool (not followed).
-        `before_post` may change the form fields. Returns the session and the launch's
+        `before_post` may change the form fields; `post_headers` gives extra headers of the
+        POST from its URL (Safe Exam Browser's hash). Returns the session and the launch's
         response."""
         http = session or requests.Session()
         start = http.get(self.launch_url(spec, tamper), allow_redirects=False, timeout=10)
@@ -292,7 +294,9 @@ class Platform:
         action, fields = parse_launch_form(auth.text)
         if before_post is not None:
             fields = before_post(fields)
-        response = http.post(action, data=fields, allow_redirects=False, timeout=10)
+        headers = post_headers(action) if post_headers is not None else {}
+        response = http.post(action, data=fields, headers=headers, allow_redirects=False,
+                             timeout=10)
         return http, response
 
 
