@@ -7,6 +7,8 @@ database connection): every student starts the quiz, then three rounds of one au
 same number of times by the same threads in the same run. Prints p50/p99 and the ratios;
 asserts no error and one attempt per student, nothing about time (the machine is shared).
 Target (issue 40): p99 under 1 s for starts and saves.
+Through the real stack (gunicorn, Celery, Locust, a save every 10 s): `bin/load --exam`
+(docs/scaling.md, "Exam rush (load test)").
 """
 
 import os

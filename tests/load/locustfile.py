@@ -13,6 +13,10 @@
   total, statistics, misconceptions, review queue).
 - `LmsUser`: an LMS key pulling the gradebook through the REST API a page at a time
   (`limit`, `after`), a few pages per pull.
+- `ExamStudent` (`bin/load --exam`, issue 40): a student in the same minute as the whole
+  class: signs in like `StudentUser` (form or earlier session), opens the quiz, starts it
+  (the POST and the redirect to the paper, one request), then every 10 s autosaves one field
+  as the paper's script does (JSON save, header X-Exam-Save: 1) until the run ends.
 - `BaselineUser`: the ceiling of the stack, POSTs to the bare view that inserts one row
   (`config/load_baseline.py`, only under `config.settings.load`). Run alone, with no wait.
 
@@ -32,36 +36,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from locust import HttpUser, between, constant, events, task
+from locust import HttpUser, between, constant, constant_pacing, events, task
 from locust.exception import StopUser
 
-#: The endpoints the scenario exercises, by the request name used in Locust's statistics.
-ENDPOINTS = {
-    "sign_in_page": "GET /accounts/login/",
-    "sign_in": "POST /accounts/login/",
-    "sign_out": "POST /accounts/logout/",
-    "module": "GET /courses/[c]/ (module)",
-    "preview": "GET /courses/[c]/parts/[p]/preview/",
-    "submit_right": "POST /courses/[c]/parts/[p]/answer/ (right)",
-    "submit_wrong": "POST /courses/[c]/parts/[p]/answer/ (wrong)",
-    "submit_invalid": "POST /courses/[c]/parts/[p]/answer/ (invalid)",
-    "predict": "POST /courses/[c]/parts/[p]/answer/ (prediction)",
-    "lab_page": "GET /courses/[c]/labs/[lab]/",
-    "lab_request": "POST /courses/[c]/labs/[lab]/ (request a run)",
-    "lab_status": "GET /courses/[c]/runs/[run]/status/",
-    "lab_finished": "lab run: requested -> finished by a worker",
-    "dashboard": "GET /courses/[c]/dashboard/",
-    "dashboard_progress": "GET /courses/[c]/dashboard/progress/?page=",
-    "dashboard_statistics": "GET /courses/[c]/dashboard/statistics/",
-    "dashboard_misconceptions": "GET /courses/[c]/dashboard/misconceptions/",
-    "dashboard_reviews": "GET /courses/[c]/dashboard/reviews/",
-    "gradebook": "GET /api/v1/courses/[c]/gradebook/",
-    "baseline": "POST /load/baseline/ (one INSERT)",
-}
-#: The endpoints whose p99 decides the highest sustained rate.
-SUBMIT_ENDPOINTS = ("submit_right", "submit_wrong", "submit_invalid")
+from tests.load.endpoints import ENDPOINTS
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+EXAM_FIELD = re.compile(r'name="(q[0-9a-f-]{36}-[^"]+)"')
+EXAM_SAVE_EVERY = float(os.environ.get("LOAD_EXAM_SAVE_EVERY", "10"))
 ERROR_MESSAGE = re.compile(r'<p class="message error">([^<]*)</p>')
 SIGN_IN_SHARE = float(os.environ.get("LOAD_SIGN_IN_SHARE", "0.1"))
 LAB_TIMEOUT = float(os.environ.get("LOAD_LAB_TIMEOUT", "60"))
@@ -242,6 +224,50 @@ class StudentUser(BrowserUser):
         low, high = spec["min"], spec["min"] + (spec["max"] - spec["min"]) / 4
         return str(random.randint(int(low), max(int(low), int(high)))) if spec["type"] == "int" \
             else f"{random.uniform(low, high):.3f}"
+
+
+class ExamStudent(BrowserUser):
+    """A student taking the quiz with the whole class: see the module docstring."""
+
+    wait_time = constant_pacing(EXAM_SAVE_EVERY)  # one autosave every 10 s, however long it takes
+    save_url = ""
+    fields: list[str] = []
+
+    def on_start(self) -> None:
+        """Sign in as the next student of the slice and start the quiz once."""
+        course, quiz = plan()["course"], plan()["exam"]
+        username = next_student()
+        self.client.cookies.clear()
+        if random.random() < SIGN_IN_SHARE:
+            self.sign_in(username)
+        else:
+            self.client.cookies.set("sessionid", plan()["sessions"][username])
+        page = f"/courses/{course}/assessments/{quiz}/"
+        self.get_page(page, "exam_page")
+        with self.client.post(f"{page}start/", data={"csrfmiddlewaretoken": self.csrf},
+                              headers={"Referer": f"{self.host}{page}"},
+                              name=ENDPOINTS["exam_start"], catch_response=True) as r:
+            self.fields = EXAM_FIELD.findall(r.text) if r.status_code == 200 else []
+            if "/attempts/" not in r.url or not r.history or not self.fields:
+                r.failure(f"status {r.status_code} at {r.url}: not the paper")
+                raise StopUser()
+            self._remember_csrf(r.text)
+            self.save_url = r.url.split("#")[0].split("?")[0].rstrip("/") + "/save/"
+            self.paper = r.url
+
+    @task
+    def autosave(self) -> None:
+        """Save one field as the paper's script does; `{saved_at}` or a failure."""
+        field = random.choice(self.fields)
+        with self.client.post(self.save_url,
+                              data={"csrfmiddlewaretoken": self.csrf,
+                                    field: str(random.randint(1, 999))},
+                              headers={"Referer": self.paper, "X-Exam-Save": "1",
+                                       "Accept": "application/json"},
+                              name=ENDPOINTS["exam_save"], allow_redirects=False,
+                              catch_response=True) as r:
+            if r.status_code != 200 or "saved_at" not in r.text:
+                r.failure(f"status {r.status_code}: {r.text[:200]}")
 
 
 class InstructorUser(BrowserUser):

@@ -12,6 +12,10 @@
   Locust users sign in through the form for a share of them);
 - issues an LMS API key for the course;
 - creates the baseline view's table;
+- with `--exam MINUTES` (bin/load --exam), syncs a copy of module 5 with the test quiz of
+  tests/exams/content/assessments beside it (two pools, window open until 2036), its time
+  limit raised to MINUTES so that no attempt closes during the run, as tests/exams/conftest.py's
+  `module_with_quiz` does; the plan names the quiz (`exam`);
 - writes the plan: the course, the accounts, the token, and for every auto-graded part its
   id with a right, a wrong (one of its misconceptions) and an invalid answer, each checked
   with the grader here; the prediction parts (graded by a lab run on a worker) and the
@@ -23,9 +27,39 @@ Each run gets a class of its own (students who have not answered yet) in the sam
 import argparse
 import json
 import os
+import re
+import shutil
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+#: The quiz the exam rush takes (tests/exams/content: two pools).
+QUIZ_FOLDER = Path(__file__).resolve().parents[1] / "exams" / "content" / "assessments"
+QUIZ_SLUG = "quiz-1"
+
+
+def quiz_time_limit_set(toml: str, minutes: int) -> str:
+    """The assessment file's text with its `time_limit` (minutes) set to `minutes`."""
+    changed, count = re.subn(r"(?m)^time_limit = \d+$", f"time_limit = {minutes}", toml)
+    if count != 1:
+        raise ValueError("the quiz has no single `time_limit = N` line")
+    return changed
+
+
+def _quiz_sync(minutes: int) -> None:
+    """Sync a copy of module 5 with the test quiz beside it (see the module docstring)."""
+    from django.conf import settings
+
+    from courses.services import content_sync
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "module-05"
+        shutil.copytree(Path(settings.CONTENT_ROOT) / "module-05", folder)
+        shutil.copytree(QUIZ_FOLDER, folder / "assessments")
+        quiz = folder / "assessments" / f"{QUIZ_SLUG}.toml"
+        quiz.write_text(quiz_time_limit_set(quiz.read_text(), minutes), encoding="utf-8")
+        content_sync(root=Path(tmp))
 
 
 def _setup_django() -> None:
@@ -114,8 +148,9 @@ def _sessions_create(names: list[str]) -> dict[str, str]:
     return sessions
 
 
-def plan_build(*, run: str, students: int) -> dict[str, Any]:
-    """Create the class (see the module docstring) and return the plan as a JSON-able dict."""
+def plan_build(*, run: str, students: int, exam_minutes: int = 0) -> dict[str, Any]:
+    """Create the class (see the module docstring) and return the plan as a JSON-able dict;
+    with `exam_minutes`, the course's module has the quiz (time limit `exam_minutes`)."""
     from django.contrib.auth import get_user_model
 
     from api.keys import api_key_create
@@ -125,6 +160,8 @@ def plan_build(*, run: str, students: int) -> dict[str, Any]:
     from demo.seeding import DEMO_PASSWORD, demo_seed
     from grading.variant_assignment import default_variant
 
+    if exam_minutes:
+        _quiz_sync(exam_minutes)
     demo = demo_seed(course_slug=f"rush-{run}", students=0)
     assert demo is not None
     course = demo.course
@@ -159,6 +196,7 @@ def plan_build(*, run: str, students: int) -> dict[str, Any]:
         "sessions": _sessions_create(names),
         "staff": ["instructor", "ta"], "api_token": token, "parts": parts,
         "predictions": predictions, "labs": labs,
+        "exam": QUIZ_SLUG if exam_minutes else None,
     }
 
 
@@ -168,14 +206,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--run", required=True, help="names this run's course and students")
     parser.add_argument("--students", type=int, default=2000)
     parser.add_argument("--plan", type=Path, required=True)
+    parser.add_argument("--exam", type=int, default=0, metavar="MINUTES",
+                        help="give the course the test quiz with this time limit")
     args = parser.parse_args(argv)
     _setup_django()
-    plan = plan_build(run=args.run, students=args.students)
+    plan = plan_build(run=args.run, students=args.students, exam_minutes=args.exam)
     args.plan.parent.mkdir(parents=True, exist_ok=True)
     args.plan.write_text(json.dumps(plan, indent=1))
     print(f"class '{plan['course']}': {len(plan['students'])} students, "
           f"{len(plan['parts'])} auto-graded parts, {len(plan['predictions'])} prediction parts, "
-          f"{len(plan['labs'])} labs -> {args.plan}")
+          f"{len(plan['labs'])} labs{', quiz ' + plan['exam'] if plan['exam'] else ''} -> {args.plan}")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,10 @@ REQUIRED = {
     "instructors page through the dashboard": {"dashboard_progress", "dashboard_statistics"},
     "an LMS key pulls the gradebook": {"gradebook"},
     "the bare baseline view": {"baseline"},
+    "students start the quiz and autosave (exam rush)": {"exam_page", "exam_start", "exam_save"},
 }
-SAMPLE = {"[c]": "rush", "[p]": "1", "[lab]": "rnn", "[run]": str(uuid.uuid4())}
+SAMPLE = {"[c]": "rush", "[p]": "1", "[lab]": "rnn", "[run]": str(uuid.uuid4()),
+          "[quiz]": "quiz-1", "[attempt]": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +47,11 @@ def scenario() -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_the_locustfile_defines_students_instructors_an_lms_and_the_baseline(scenario):
+def test_the_locustfile_defines_students_instructors_an_lms_exam_students_and_the_baseline(
+        scenario):
     users = scenario["users"]
-    assert set(users) == {"StudentUser", "InstructorUser", "LmsUser", "BaselineUser"}
+    assert set(users) == {"StudentUser", "InstructorUser", "LmsUser", "ExamStudent",
+                          "BaselineUser"}
     assert all(users.values()), users  # every user has tasks
 
 
@@ -56,8 +60,11 @@ def test_the_scenario_covers(activity, scenario):
     source = LOCUSTFILE.read_text()
     for key in REQUIRED[activity]:
         assert key in scenario["endpoints"], key
-        assert re.search(rf'"{key}"', source.split("ENDPOINTS = {", 1)[1].split("}", 1)[1]), \
-            f"endpoint {key} is named but never requested"
+        # Requested by its key, or a submit by its kind (f"submit_{kind}").
+        requested = re.search(rf'"{key}"', source) or (
+            key.startswith("submit_") and 'f"submit_{kind}"' in source
+            and f'"{key.removeprefix("submit_")}"' in source)
+        assert requested, f"endpoint {key} is named but never requested"
 
 
 def test_every_http_endpoint_of_the_scenario_is_a_route_of_the_service(scenario):
