@@ -317,7 +317,8 @@ def _exam_pages(client: Client, course: Course, irene: User, world: dict) -> lis
     named by payloads, whose access code, saved drafts, the reasons for their window
     extensions and reopened attempts are payloads, see the list, the assessment, an open
     attempt and a submitted one's review (feedback and key released); the course team's page
-    lists them all with the audit log; a start with a payload for access code is refused."""
+    lists them all with the audit log; a start with a payload for access code is refused; an
+    open attempt's page refused off the assessment's networks."""
     assessment = _hostile_assessment(course)
     code = PAYLOADS[12][:40].strip()
     Proctoring.objects.create(assessment=assessment, course=course, access_code=code)
@@ -362,6 +363,13 @@ def _exam_pages(client: Client, course: Course, irene: User, world: dict) -> lis
         response = client.post(reverse("exams:start", args=[slug, assessment.slug]),
                                {"access_code": payload}, follow=True)
         problems += [f"start refused: {p}" for p in executable_markup(response.content.decode())]
+    # The assessment taken only from a network the student is not on: an open attempt's
+    # page refuses, naming the assessment (its title a payload).
+    Assessment.objects.filter(pk=assessment.pk).update(networks=["192.0.2.0/24"])
+    open_attempt = Attempt.objects.filter(assessment=assessment, closed_at__isnull=True).first()
+    assert open_attempt is not None
+    client.force_login(open_attempt.student)
+    problems += _check(client, reverse("exams:attempt", args=[slug, open_attempt.pk]))
     client.force_login(irene)
     problems += _check(client, reverse("exams:staff", args=[slug, assessment.slug]))
     return problems
