@@ -38,4 +38,6 @@ mkdir -p var
 # The interface's translations: each locale/*/LC_MESSAGES/django.po compiled to its .mo when the
 # .mo is missing or older (core/message_catalogs.py, pure Python: no GNU gettext needed). The .mo
 # files are built, not committed (.gitignore).
-"$VENV_PY" -m core.message_catalogs "$ROOT"
+if [ -d "$ROOT/locale" ]; then
+  "$VENV_PY" -m core.message_catalogs "$ROOT"
+fi
