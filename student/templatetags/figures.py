@@ -15,7 +15,6 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -70,13 +69,14 @@ def figure_drawn(context: template.Context, figure: Figure, pair: tuple[str, str
                  row: int | None) -> SafeString:
     """`figure` drawn by its kind's template (nothing for a kind no longer registered); `pair`
     and `row` are the module page's choices, passed to the kinds that take them; the
-    figure's own labels carry the page's `content_language`."""
+    figure's own labels carry the page's `content_language` (none where it is "": the page's
+    own language)."""
     kind = FIGURE_KINDS.get(figure.kind)
     if kind is None:
         return SafeString("")
     choice = {"pair": tuple(pair), "row": row}.get(kind.choice)
     return _drawn(kind.template, figure, choice, kind.context,
-                  str(context.get("content_language") or settings.LANGUAGE_CODE))
+                  str(context.get("content_language") or ""))
 
 
 def install() -> None:
