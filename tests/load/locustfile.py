@@ -125,6 +125,16 @@ class BrowserUser(HttpUser):
                 return ""
             return target
 
+    def become_next_student(self) -> None:
+        """Be the next student of the slice: signed in through the form for SIGN_IN_SHARE of
+        them, the others with the session the seed made (a returning browser)."""
+        username = next_student()
+        self.client.cookies.clear()
+        if random.random() < SIGN_IN_SHARE:
+            self.sign_in(username)
+        else:
+            self.client.cookies.set("sessionid", plan()["sessions"][username])
+
     def sign_in(self, username: str) -> None:
         """Sign in through the form as a browser does."""
         self.client.cookies.clear()
@@ -141,12 +151,7 @@ class StudentUser(BrowserUser):
     def work_before_the_deadline(self) -> None:
         """One student's visit: see the module docstring."""
         course = plan()["course"]
-        username = next_student()
-        self.client.cookies.clear()
-        if random.random() < SIGN_IN_SHARE:
-            self.sign_in(username)
-        else:
-            self.client.cookies.set("sessionid", plan()["sessions"][username])
+        self.become_next_student()
         module = f"/courses/{course}/"
         self.get_page(module, "module")
         # In the order a student picks: the auto-graded parts, and the labs (predictions first).
@@ -236,12 +241,7 @@ class ExamStudent(BrowserUser):
     def on_start(self) -> None:
         """Sign in as the next student of the slice and start the quiz once."""
         course, quiz = plan()["course"], plan()["exam"]
-        username = next_student()
-        self.client.cookies.clear()
-        if random.random() < SIGN_IN_SHARE:
-            self.sign_in(username)
-        else:
-            self.client.cookies.set("sessionid", plan()["sessions"][username])
+        self.become_next_student()
         page = f"/courses/{course}/assessments/{quiz}/"
         self.get_page(page, "exam_page")
         with self.client.post(f"{page}start/", data={"csrfmiddlewaretoken": self.csrf},
